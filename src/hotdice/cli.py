@@ -1,0 +1,191 @@
+"""The ``hotdice`` command. Commands only ask the library; a bad input is one line on stderr, exit 2."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from hotdice.odds import odds as exact_odds
+from hotdice.rules import KNOBS, Rules, RulesError
+from hotdice.scoring import DiceError, parse_dice, scorer, scoring_table
+from hotdice.variants import VARIANTS
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    name="hotdice",
+    help="Farkle, 10 000 and 5000 dice games: exact rules, scoring and odds.",
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+out = Console(highlight=False)
+
+_KNOB_HELP = "\n\n".join(f"{k.name}: {k.help} [{k.accepted()}]" for k in KNOBS)
+_RULES_HELP = (
+    "The rules in force: a preset (" + ", ".join(v.name for v in VARIANTS) + ") followed by "
+    "comma-separated knob=value overrides, e.g. farkle,entry=500,three_farkles=1000."
+)
+RulesOption = Annotated[str, typer.Option("--rules", "-r", help=_RULES_HELP, metavar="RULES")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+
+
+class BadInput(Exception):
+    """A user mistake: reported as one line, exit code 2."""
+
+
+@app.callback(invoke_without_command=True)
+def _root(ctx: typer.Context) -> None:
+    # `hotdice` alone prints the help, which is what a newcomer wants.
+    if ctx.invoked_subcommand is None:
+        print(ctx.get_help())
+
+
+def _rules(text: str) -> Rules:
+    try:
+        return Rules.parse(text)
+    except RulesError as exc:
+        raise BadInput(f"bad rules: {exc}") from None
+
+
+def _percent(p: float) -> str:
+    return f"{100 * p:.1f} %"
+
+
+@app.command(
+    "rules",
+    help="Print the rules and scoring table in force, or the presets with --list.\n\nKnobs:\n\n" + _KNOB_HELP,
+)
+def rules_command(
+    rules: Annotated[str, typer.Argument(help=_RULES_HELP, metavar="RULES")] = "farkle",
+    list_presets: Annotated[bool, typer.Option("--list", help="List the presets.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    if list_presets:
+        if as_json:
+            print(json.dumps([{"name": v.name, "title": v.title, "source": v.source,
+                               "rules": v.rules.to_json()} for v in VARIANTS]))
+            return
+        table = Table("preset", "game", "source", title="Presets")
+        for v in VARIANTS:
+            table.add_row(v.name, v.title, v.source)
+        out.print(table)
+        return
+    r = _rules(rules)
+    if as_json:
+        print(json.dumps({**r.to_json(), "scoring": [{"combination": name, "points": pts}
+                                                    for name, pts in scoring_table(r)]}))
+        return
+    out.print(f"Rules: {r}")
+    knobs = Table("knob", "value", "meaning", title="Rules in force")
+    for k in KNOBS:
+        knobs.add_row(k.name, k.write(getattr(r, k.name)), k.help)
+    out.print(knobs)
+    table = Table("combination", "points", title="Scoring (dice of one roll only)")
+    for name, pts in scoring_table(r):
+        table.add_row(name, str(pts))
+    out.print(table)
+
+
+def _score_json(dice: tuple[int, ...], r: Rules) -> dict[str, Any]:
+    s = scorer(r)
+    options = s.options(dice)
+    best = options[0] if options else None
+    return {
+        "dice": list(dice),
+        "rules": str(r),
+        "farkle": best is None,
+        "wins_game": s.wins_game(dice),
+        "best": None if best is None else {"keep": list(best.keep), "points": best.points},
+        "options": [{"keep": list(o.keep), "points": o.points, "dice_left": o.dice_left} for o in options],
+    }
+
+
+def _read_roll(text: Any, r: Rules) -> tuple[int, ...]:
+    try:
+        return parse_dice(text, r.dice)
+    except DiceError as exc:
+        raise BadInput(str(exc)) from None
+
+
+@app.command("score", help="Score one roll: every legal set-aside, best first. Use - to read rolls from stdin.")
+def score_command(
+    dice: Annotated[list[str], typer.Argument(help="The dice rolled: 1 1 1 1 5 5, 111155, or - for stdin.")],
+    rules: RulesOption = "farkle",
+    as_json: JsonOption = False,
+) -> None:
+    r = _rules(rules)
+    if dice == ["-"]:
+        for number, line in enumerate(sys.stdin, start=1):
+            if not line.strip():
+                continue
+            try:
+                roll = parse_dice(line, r.dice)
+            except DiceError as exc:
+                raise BadInput(f"line {number}: {exc}") from None
+            print(json.dumps(_score_json(roll, r)), flush=True)
+        return
+    roll = _read_roll(dice, r)
+    data = _score_json(roll, r)
+    if as_json:
+        print(json.dumps(data))
+        return
+    shown = " ".join(map(str, roll))
+    if data["wins_game"]:
+        out.print(f"{shown}: five 1s in one roll — this roll wins the game!")
+    if data["farkle"]:
+        out.print(f"{shown}: farkle — nothing scores, the turn's points are lost.")
+        return
+    table = Table("set aside", "points", "dice left", title=f"Roll {shown} ({r})")
+    for o in data["options"]:
+        left = "0 — hot dice" if o["dice_left"] == 0 else str(o["dice_left"])
+        table.add_row(" ".join(map(str, o["keep"])), str(o["points"]), left)
+    out.print(table)
+
+
+@app.command("odds", help="Exact odds of one roll per number of dice: farkle risk and mean best score.")
+def odds_command(rules: RulesOption = "farkle", as_json: JsonOption = False) -> None:
+    r = _rules(rules)
+    rows = exact_odds(r)
+    if as_json:
+        print(json.dumps({"rules": str(r), "dice": [
+            {"dice": o.dice, "farkle": str(o.farkle), "farkle_percent": round(100 * float(o.farkle), 4),
+             "mean_best": str(o.mean), "mean_best_points": round(float(o.mean), 4),
+             "wins_game": str(o.wins_game),
+             "best": {str(k): str(v) for k, v in o.best.items()}}
+            for o in rows]}))
+        return
+    table = Table("dice rolled", "farkle risk", "exact", "mean best score", title=f"Odds of one roll ({r})")
+    for o in reversed(rows):
+        table.add_row(str(o.dice), _percent(float(o.farkle)), str(o.farkle), f"{float(o.mean):.1f}")
+    out.print(table)
+
+
+def _fail(message: str) -> NoReturn:
+    print(f"hotdice: error: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the command; user mistakes become one line on stderr and exit code 2, never a traceback."""
+    try:
+        code = app(args=argv, prog_name="hotdice", standalone_mode=False)
+    except typer.TyperException as exc:  # unknown option, missing argument, bad value...
+        _fail(exc.format_message().strip().splitlines()[0] if exc.format_message().strip() else "bad usage")
+    except (BadInput, RulesError, DiceError) as exc:
+        _fail(str(exc))
+    except typer.Abort:
+        _fail("aborted")
+    except BrokenPipeError:
+        sys.stderr.close()
+        raise SystemExit(1) from None
+    raise SystemExit(code if isinstance(code, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,319 @@
+"""The rules of one table, as one immutable value, and the shareable rules string.
+
+A rules string is a preset name followed by comma-separated overrides, for example
+``farkle,entry=500,three_farkles=1000``. Formatting picks whichever preset gives the shortest
+string, so equal rules always print the same way and string -> rules -> string round-trips.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+__all__ = [
+    "KNOBS",
+    "BelowEntry",
+    "End",
+    "HotDice",
+    "Kinds",
+    "Knob",
+    "Rules",
+    "RulesError",
+]
+
+
+class RulesError(ValueError):
+    """A rules string or value that cannot be a table's rules; the message says which knob and why."""
+
+
+class End(enum.Enum):
+    """How the game ends once someone reaches the target."""
+
+    LAST_ROUND = "last-round"  # every other player gets exactly one more turn; highest score wins
+    FIRST = "first"  # the first bank reaching the target wins at once
+    EXACT = "exact"  # the target must be hit exactly; a turn that would pass it busts
+
+
+class BelowEntry(enum.Enum):
+    """What a player who has not yet entered may do with a turn total below the entry threshold."""
+
+    LOST = "lost"  # they may stop, but the points are not recorded (seed 001)
+    ROLL = "roll"  # they must keep rolling (seeds 000, 003)
+
+
+class HotDice(enum.Enum):
+    """What happens when every die has been set aside."""
+
+    OPTIONAL = "optional"  # roll all the dice again, or bank (seed 003)
+    MUST = "must"  # all the dice must be rolled again (seeds 000, 001)
+
+
+class Kinds(enum.Enum):
+    """How four, five and six of a kind score."""
+
+    FIXED = "fixed"  # four_kind / five_kind / six_kind points, whatever the face (seed 003)
+    DOUBLING = "doubling"  # each die past three doubles the triple: four 3s = 600, five = 1200 (seed 003)
+    ADDITIVE = "additive"  # each die past three adds the triple again: four 3s = 600, five = 900
+    NONE = "none"  # only triples score; a fourth die of the face must score alone (1 or 5) (seeds 000, 001)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule and house rule of one table. Scores are multiples of 50."""
+
+    dice: int = 6
+    target: int = 10_000
+    end: End = End.LAST_ROUND
+    entry: int = 0
+    below_entry: BelowEntry = BelowEntry.ROLL
+    min_bank: int = 0
+    hot_dice: HotDice = HotDice.OPTIONAL
+    validate: bool = False
+    rule_4900: bool = False
+    three_farkles: int = 0
+    five_1s_win: bool = False
+    # scoring
+    single_1: int = 100
+    single_5: int = 50
+    three_1s: int = 1000
+    kinds: Kinds = Kinds.FIXED
+    four_kind: int = 1000
+    five_kind: int = 2000
+    six_kind: int = 3000
+    four_kind_pair: int = 0
+    straight: int = 1500
+    three_pairs: int = 1500
+    two_triplets: int = 2500
+    low_straight: int = 0
+    high_straight: int = 0
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    # -- reading and writing ------------------------------------------------------------------
+
+    @classmethod
+    def parse(cls, text: str) -> Rules:
+        """Read a rules string: ``PRESET[,knob=value,...]``."""
+        from hotdice.variants import find_variant
+
+        parts = [p.strip() for p in text.strip().split(",")]
+        if not parts[0]:
+            raise RulesError("empty rules string: start with a preset name, e.g. 'farkle'")
+        base = find_variant(parts[0]).rules
+        changes: dict[str, Any] = {}
+        for part in parts[1:]:
+            if not part:
+                continue
+            name, sep, value = part.partition("=")
+            name = name.strip()
+            if not sep:
+                raise RulesError(f"'{part}' is not knob=value (for example 'entry=500')")
+            knob = _knob(name)
+            if name in changes:
+                raise RulesError(f"knob '{name}' is given twice")
+            changes[name] = knob.read(value.strip())
+        return base.replace(**changes)
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some knobs changed; unknown knobs and impossible values are refused."""
+        for name in changes:
+            _knob(name)
+        return dataclasses.replace(self, **changes)
+
+    def __str__(self) -> str:
+        from hotdice.variants import VARIANTS
+
+        best: str | None = None
+        for variant in VARIANTS:
+            overrides = [
+                f"{k.name}={k.write(getattr(self, k.name))}"
+                for k in KNOBS
+                if getattr(self, k.name) != getattr(variant.rules, k.name)
+            ]
+            text = ",".join([variant.name, *overrides])
+            if best is None or len(text) < len(best):
+                best = text
+        assert best is not None
+        return best
+
+    def to_json(self) -> dict[str, Any]:
+        """Every knob by name, plus the rules string; values as they are written in rules strings."""
+        data: dict[str, Any] = {"rules": str(self)}
+        for k in KNOBS:
+            value = getattr(self, k.name)
+            data[k.name] = value.value if isinstance(value, enum.Enum) else value
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | str) -> Rules:
+        """Inverse of :meth:`to_json`; also accepts the JSON text. The knobs override the rules string."""
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except json.JSONDecodeError as exc:
+                raise RulesError(f"rules JSON is not valid JSON: {exc.msg}") from None
+        if not isinstance(data, Mapping):
+            raise RulesError("rules JSON must be an object")
+        base = cls.parse(str(data.get("rules", "farkle")))
+        changes = {}
+        for name, value in data.items():
+            if name == "rules":
+                continue
+            knob = _knob(name)
+            changes[name] = knob.read(str(value).lower() if isinstance(value, bool) else str(value))
+        return base.replace(**changes)
+
+    # -- facts derived from the knobs ---------------------------------------------------------
+
+    def triple(self, face: int) -> int:
+        """Points of three of ``face``."""
+        return self.three_1s if face == 1 else 100 * face
+
+    def n_of_a_kind(self, face: int, n: int) -> int:
+        """Points of ``n`` (3..6) dice of ``face`` scored as one combination; 0 if it is none."""
+        if n == 3:
+            return self.triple(face)
+        if self.kinds is Kinds.FIXED:
+            return {4: self.four_kind, 5: self.five_kind, 6: self.six_kind}[n]
+        if self.kinds is Kinds.DOUBLING:
+            return self.triple(face) * 2 ** (n - 3)
+        if self.kinds is Kinds.ADDITIVE:
+            return self.triple(face) * (n - 2)
+        return 0
+
+
+@dataclass(frozen=True)
+class Knob:
+    """One name in the rules string: how to read and write its value, and what it means."""
+
+    name: str
+    help: str
+
+    @property
+    def kind(self) -> Any:
+        return _FIELD_TYPES[self.name]
+
+    def accepted(self) -> str:
+        kind = self.kind
+        if kind is bool:
+            return "yes or no"
+        if isinstance(kind, type) and issubclass(kind, enum.Enum):
+            return " or ".join(m.value for m in kind)
+        return "a whole number of points, a multiple of 50" if self.name != "dice" else "5 or 6"
+
+    def read(self, text: str) -> Any:
+        kind = self.kind
+        bad = RulesError(f"{self.name}={text} is not allowed: {self.name} takes {self.accepted()}")
+        if kind is bool:
+            if text.lower() in ("yes", "true", "on", "1"):
+                return True
+            if text.lower() in ("no", "false", "off", "0"):
+                return False
+            raise bad
+        if isinstance(kind, type) and issubclass(kind, enum.Enum):
+            try:
+                return kind(text.lower())
+            except ValueError:
+                raise bad from None
+        try:
+            return int(text.replace("_", ""))
+        except ValueError:
+            raise bad from None
+
+    def write(self, value: Any) -> str:
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, enum.Enum):
+            return str(value.value)
+        return str(value)
+
+
+_FIELD_TYPES: dict[str, Any] = {
+    f.name: {"int": int, "bool": bool, "End": End, "BelowEntry": BelowEntry, "HotDice": HotDice,
+             "Kinds": Kinds}[str(f.type)]
+    for f in fields(Rules)
+}
+
+KNOBS: tuple[Knob, ...] = (
+    Knob("dice", "number of dice: 5 or 6"),
+    Knob("target", "points that end the game (see end)"),
+    Knob("end", "last-round: the others get one more turn, highest wins; first: reaching the target "
+                "wins at once; exact: the target must be hit exactly, passing it busts the turn"),
+    Knob("entry", "points needed in one turn before a player's first bank counts (0 = none)"),
+    Knob("below_entry", "below the entry: lost = the player may stop but the points are not recorded; "
+                        "roll = the player must keep rolling"),
+    Knob("min_bank", "smallest turn total that may be banked once entered (0 = any)"),
+    Knob("hot_dice", "when every die has scored: optional = roll them all again or bank; must = roll again"),
+    Knob("validate", "every triple must be set aside, and a triple or a full hand must be validated by "
+                     "a scoring roll before banking"),
+    Knob("rule_4900", "with end=exact: a bank may not leave the player within 100 of the target"),
+    Knob("three_farkles", "penalty for three farkles in a row, never below 0 (0 = off)"),
+    Knob("five_1s_win", "five 1s in one roll win the game at once"),
+    Knob("single_1", "a single 1"),
+    Knob("single_5", "a single 5"),
+    Knob("three_1s", "three 1s (three n are worth 100 n)"),
+    Knob("kinds", "four, five, six of a kind: fixed = four_kind/five_kind/six_kind points; doubling = "
+                  "the triple doubled per extra die; additive = the triple added per extra die; "
+                  "none = triples only"),
+    Knob("four_kind", "four of a kind with kinds=fixed (0 = not a combination)"),
+    Knob("five_kind", "five of a kind with kinds=fixed (0 = not a combination)"),
+    Knob("six_kind", "six of a kind with kinds=fixed (0 = not a combination)"),
+    Knob("four_kind_pair", "four of a kind and a pair, six dice (0 = not a combination)"),
+    Knob("straight", "1-2-3-4-5-6 (0 = not a combination)"),
+    Knob("three_pairs", "three pairs of three different values (0 = not a combination)"),
+    Knob("two_triplets", "two triples of two different values (0 = scored as two triples)"),
+    Knob("low_straight", "1-2-3-4-5 in one roll (0 = not a combination)"),
+    Knob("high_straight", "2-3-4-5-6 in one roll (0 = not a combination)"),
+)
+_KNOBS_BY_NAME = {k.name: k for k in KNOBS}
+assert set(_KNOBS_BY_NAME) == set(_FIELD_TYPES), "every Rules field is a knob"
+
+
+def _knob(name: str) -> Knob:
+    try:
+        return _KNOBS_BY_NAME[name]
+    except KeyError:
+        raise RulesError(
+            f"unknown knob '{name}'; knobs are: {', '.join(k.name for k in KNOBS)}"
+        ) from None
+
+
+def _validate(r: Rules) -> None:
+    """Refuse a value no table could play, naming the knob and what it accepts."""
+    for k in KNOBS:
+        value = getattr(r, k.name)
+        kind = _FIELD_TYPES[k.name]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise RulesError(f"{k.name}={value!r} is not allowed: {k.name} takes {k.accepted()}")
+    if r.dice not in (5, 6):
+        raise RulesError(f"dice={r.dice} is not allowed: dice takes 5 or 6")
+    if r.target <= 0:
+        raise RulesError(f"target={r.target} is not allowed: the target must be positive")
+    if r.target > 1_000_000:
+        raise RulesError(f"target={r.target} is not allowed: the target may be at most 1000000")
+    points = ["target", "entry", "min_bank", "three_farkles", "single_1", "single_5", "three_1s",
+              "four_kind", "five_kind", "six_kind", "four_kind_pair", "straight", "three_pairs",
+              "two_triplets", "low_straight", "high_straight"]
+    for name in points:
+        value = getattr(r, name)
+        if value < 0:
+            raise RulesError(f"{name}={value} is not allowed: {name} may not be negative")
+        if value % 50:
+            raise RulesError(f"{name}={value} is not allowed: points are multiples of 50")
+    if r.single_1 == 0 and r.single_5 == 0:
+        raise RulesError("single_1=0 and single_5=0 together are not allowed: single dice must score")
+    if r.three_1s == 0:
+        raise RulesError("three_1s=0 is not allowed: three 1s must score")
+    if r.entry > r.target:
+        raise RulesError(f"entry={r.entry} is not allowed: the entry may not be above the target ({r.target})")
+    if r.min_bank > r.target:
+        raise RulesError(f"min_bank={r.min_bank} is not allowed: it may not be above the target ({r.target})")
+    if r.rule_4900 and r.end is not End.EXACT:
+        raise RulesError("rule_4900=yes is not allowed without end=exact")
+    if r.rule_4900 and r.target <= 100:
+        raise RulesError(f"rule_4900=yes is not allowed with target={r.target}: the target must be above 100")

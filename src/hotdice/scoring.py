@@ -1,0 +1,272 @@
+"""Scoring: the combinations of a rules value, the legal set-asides of a roll, and their points.
+
+Only dice of one roll combine. The points of a set-aside are its best partition into combinations,
+and every die set aside must belong to one. A :class:`Scorer` builds, once per rules, tables over
+every multiset of 1..N dice, so scoring a roll afterwards is a lookup.
+
+A multiset of dice is indexed by its *key*: ``sum(7 ** (face - 1))`` over its dice, i.e. the face
+counts written in base 7. Keys of up to six dice are below ``7 ** 6``.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from hotdice.rules import Kinds, Rules
+
+__all__ = [
+    "FACES",
+    "Combination",
+    "DiceError",
+    "Option",
+    "Scorer",
+    "SetAside",
+    "combinations",
+    "dice_key",
+    "parse_dice",
+    "scorer",
+    "scoring_table",
+]
+
+FACES = (1, 2, 3, 4, 5, 6)
+_KEYS = 7**6
+_POW7 = np.array([7**i for i in range(6)], dtype=np.int64)
+
+
+class DiceError(ValueError):
+    """Dice that cannot be read: a face outside 1..6, a letter, too many or no dice."""
+
+
+def parse_dice(text: str | Iterable[int | str], max_dice: int = 6) -> tuple[int, ...]:
+    """Read dice written as ``"111155"``, ``"1 1 1 1 5 5"``, ``"1,5"`` or a sequence of faces."""
+    if isinstance(text, str):
+        tokens: list[str] = [ch for ch in text if not ch.isspace() and ch != ","]
+    else:
+        tokens = []
+        for item in text:
+            tokens.extend(ch for ch in str(item) if not ch.isspace() and ch != ",")
+    if not tokens:
+        raise DiceError("no dice given: write the faces, e.g. 115 or 1 1 5")
+    for tok in tokens:
+        if tok not in "123456":
+            raise DiceError(f"'{tok}' is not a die: faces are 1 to 6")
+    if len(tokens) > max_dice:
+        raise DiceError(f"{len(tokens)} dice given, but these rules play with {max_dice}")
+    return tuple(int(t) for t in tokens)
+
+
+def dice_key(dice: Iterable[int]) -> int:
+    """The multiset key of some dice (their face counts in base 7)."""
+    return sum(7 ** (d - 1) for d in dice)
+
+
+def _counts(key: int) -> tuple[int, ...]:
+    return tuple((key // 7**i) % 7 for i in range(6))
+
+
+def _key_of_counts(counts: Sequence[int]) -> int:
+    return sum(c * 7**i for i, c in enumerate(counts))
+
+
+class SetAside(tuple[int, ...]):
+    """Dice set aside from one roll, sorted: ``SetAside(1, 5, 5)`` is written ``"155"``."""
+
+    __slots__ = ()
+
+    def __new__(cls, *dice: int) -> SetAside:
+        return super().__new__(cls, sorted(dice))
+
+    @classmethod
+    def parse(cls, text: str | Iterable[int | str], max_dice: int = 6) -> SetAside:
+        return cls(*parse_dice(text, max_dice))
+
+    def __str__(self) -> str:
+        return "".join(map(str, self))
+
+    def __repr__(self) -> str:
+        return f"SetAside({', '.join(map(str, self))})"
+
+    @property
+    def key(self) -> int:
+        return dice_key(self)
+
+
+@dataclass(frozen=True)
+class Combination:
+    """A scoring group of dice from one roll."""
+
+    name: str
+    dice: SetAside
+    points: int
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal set-aside of a roll."""
+
+    keep: SetAside
+    points: int
+    dice_left: int
+
+
+def combinations(rules: Rules) -> tuple[Combination, ...]:
+    """Every combination the rules score, with its points, for groups of up to ``rules.dice`` dice."""
+    n = rules.dice
+    found: list[Combination] = []
+
+    def add(name: str, dice: Sequence[int], points: int) -> None:
+        if points > 0 and len(dice) <= n:
+            found.append(Combination(name, SetAside(*dice), points))
+
+    add("a 1", [1], rules.single_1)
+    add("a 5", [5], rules.single_5)
+    words = {3: "three", 4: "four", 5: "five", 6: "six"}
+    for count in range(3, n + 1):
+        for face in FACES:
+            add(f"{words[count]} {face}s", [face] * count, rules.n_of_a_kind(face, count))
+    add("straight 1-6", [1, 2, 3, 4, 5, 6], rules.straight)
+    add("straight 1-5", [1, 2, 3, 4, 5], rules.low_straight)
+    add("straight 2-6", [2, 3, 4, 5, 6], rules.high_straight)
+    for a, b, c in itertools.combinations(FACES, 3):
+        add(f"three pairs {a}{a}-{b}{b}-{c}{c}", [a, a, b, b, c, c], rules.three_pairs)
+    for a, b in itertools.combinations(FACES, 2):
+        add(f"two triples {a}s and {b}s", [a] * 3 + [b] * 3, rules.two_triplets)
+    for a, b in itertools.permutations(FACES, 2):
+        add(f"four {a}s and a pair of {b}s", [a] * 4 + [b] * 2, rules.four_kind_pair)
+    return tuple(found)
+
+
+def scoring_table(rules: Rules) -> tuple[tuple[str, int], ...]:
+    """The combinations as a player reads them: one line per kind, e.g. ``("three pairs", 1500)``."""
+    rows: list[tuple[str, int]] = []
+    words = {3: "Three", 4: "Four", 5: "Five", 6: "Six"}
+    for combo in combinations(rules):
+        dice = combo.dice
+        if len(set(dice)) == 1 and len(dice) > 3 and rules.kinds is Kinds.FIXED:
+            row = (f"{words[len(dice)]} of a kind", combo.points)
+        elif combo.name.startswith("three pairs"):
+            row = ("Three pairs (three different values)", combo.points)
+        elif combo.name.startswith("two triples"):
+            row = ("Two triples (two different values)", combo.points)
+        elif combo.name.startswith("four ") and "pair" in combo.name:
+            row = ("Four of a kind and a pair", combo.points)
+        else:
+            row = (combo.name[0].upper() + combo.name[1:], combo.points)
+        if row not in rows:
+            rows.append(row)
+    return tuple(rows)
+
+
+def _multisets(max_dice: int) -> list[tuple[int, ...]]:
+    """Face counts of every multiset of 0..max_dice dice, smallest first."""
+    out = [
+        counts
+        for counts in itertools.product(range(max_dice + 1), repeat=6)
+        if sum(counts) <= max_dice
+    ]
+    out.sort(key=sum)
+    return out
+
+
+class Scorer:
+    """Lookup tables of one rules value: points of every multiset, legal set-asides of every roll."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.combinations = combinations(rules)
+        multisets = _multisets(rules.dice)
+        # points[key]: best partition of exactly these dice into combinations, -1 if some die cannot score.
+        points = np.full(_KEYS, -1, dtype=np.int32)
+        points[0] = 0
+        combos = [(_counts(c.dice.key), c.dice.key, c.points) for c in self.combinations]
+        for counts in multisets[1:]:
+            key = _key_of_counts(counts)
+            best = -1
+            for ccounts, ckey, cpoints in combos:
+                if all(ccounts[i] <= counts[i] for i in range(6)):
+                    rest = points[key - ckey]
+                    if rest >= 0 and rest + cpoints > best:
+                        best = int(rest + cpoints)
+            points[key] = best
+        self.points: npt.NDArray[np.int32] = points
+        # options[key] of a roll: its legal set-asides, best first; best[key]: the best points (0 = farkle).
+        self._options: dict[int, tuple[Option, ...]] = {}
+        best_points = np.zeros(_KEYS, dtype=np.int32)
+        for counts in multisets[1:]:
+            key = _key_of_counts(counts)
+            options = self._legal_set_asides(counts)
+            self._options[key] = options
+            if options:
+                best_points[key] = options[0].points
+        self.best_points: npt.NDArray[np.int32] = best_points
+
+    def _legal_set_asides(self, roll: tuple[int, ...]) -> tuple[Option, ...]:
+        size = sum(roll)
+        # With validation, every triple in the roll must be set aside (six of a face are two triples).
+        least = [3 * (c // 3) if self.rules.validate else 0 for c in roll]
+        found = []
+        for keep in itertools.product(*(range(lo, c + 1) for lo, c in zip(least, roll, strict=True))):
+            kept = sum(keep)
+            if kept == 0:
+                continue
+            pts = int(self.points[_key_of_counts(keep)])
+            if pts > 0:
+                dice = SetAside(*(face for face, c in zip(FACES, keep, strict=True) for _ in range(c)))
+                found.append(Option(dice, pts, size - kept))
+        found.sort(key=lambda o: (-o.points, len(o.keep), tuple(o.keep)))
+        return tuple(found)
+
+    # -- questions about one roll -------------------------------------------------------------
+
+    def options(self, roll: Iterable[int]) -> tuple[Option, ...]:
+        """Every legal set-aside of the roll exactly once, best first (most points, then fewest dice)."""
+        return self._options[self._roll_key(roll)]
+
+    def best(self, roll: Iterable[int]) -> Option | None:
+        """The set-aside with the most points (fewest dice among equals), or None on a farkle."""
+        options = self.options(roll)
+        return options[0] if options else None
+
+    def is_farkle(self, roll: Iterable[int]) -> bool:
+        return not self.options(roll)
+
+    def wins_game(self, roll: Iterable[int]) -> bool:
+        """Whether this roll wins the game at once (five 1s in one roll, where the rules say so)."""
+        return self.rules.five_1s_win and sum(1 for d in roll if d == 1) >= 5
+
+    def score(self, dice: Iterable[int]) -> int | None:
+        """Points of these dice set aside together, or None if some die cannot score with the others."""
+        pts = int(self.points[self._roll_key(dice)])
+        return pts if pts > 0 else None
+
+    def option_for(self, roll: Iterable[int], keep: Iterable[int]) -> Option | None:
+        """The legal set-aside ``keep`` of ``roll``, or None if it is not one."""
+        wanted = SetAside(*keep)
+        for option in self.options(roll):
+            if option.keep == wanted:
+                return option
+        return None
+
+    def best_points_batch(self, rolls: npt.ArrayLike) -> npt.NDArray[np.int32]:
+        """Best points of each roll (one roll per row of faces), 0 for a farkle; vectorised."""
+        faces = np.asarray(rolls, dtype=np.int64)
+        keys = _POW7[faces - 1].sum(axis=1)
+        return self.best_points[keys]
+
+    def _roll_key(self, roll: Iterable[int]) -> int:
+        dice = tuple(roll)
+        if not dice or len(dice) > self.rules.dice or any(d not in FACES for d in dice):
+            raise DiceError(f"{dice} is not a roll of 1 to {self.rules.dice} dice with faces 1 to 6")
+        return dice_key(dice)
+
+
+@functools.lru_cache(maxsize=64)
+def scorer(rules: Rules) -> Scorer:
+    """The tables of ``rules``, built once and shared."""
+    return Scorer(rules)
