@@ -68,8 +68,14 @@ def rules_command(
 ) -> None:
     if list_presets:
         if as_json:
-            print(json.dumps([{"name": v.name, "title": v.title, "source": v.source,
-                               "rules": v.rules.to_json()} for v in VARIANTS]))
+            print(
+                json.dumps(
+                    [
+                        {"name": v.name, "title": v.title, "source": v.source, "rules": v.rules.to_json()}
+                        for v in VARIANTS
+                    ]
+                )
+            )
             return
         table = Table("preset", "game", "source", title="Presets")
         for v in VARIANTS:
@@ -78,8 +84,11 @@ def rules_command(
         return
     r = _rules(rules)
     if as_json:
-        print(json.dumps({**r.to_json(), "scoring": [{"combination": name, "points": pts}
-                                                    for name, pts in scoring_table(r)]}))
+        print(
+            json.dumps(
+                {**r.to_json(), "scoring": [{"combination": name, "points": pts} for name, pts in scoring_table(r)]}
+            )
+        )
         return
     out.print(f"Rules: {r}")
     knobs = Table("knob", "value", "meaning", title="Rules in force")
@@ -153,12 +162,25 @@ def odds_command(rules: RulesOption = "farkle", as_json: JsonOption = False) -> 
     r = _rules(rules)
     rows = exact_odds(r)
     if as_json:
-        print(json.dumps({"rules": str(r), "dice": [
-            {"dice": o.dice, "farkle": str(o.farkle), "farkle_percent": round(100 * float(o.farkle), 4),
-             "mean_best": str(o.mean), "mean_best_points": round(float(o.mean), 4),
-             "wins_game": str(o.wins_game),
-             "best": {str(k): str(v) for k, v in o.best.items()}}
-            for o in rows]}))
+        print(
+            json.dumps(
+                {
+                    "rules": str(r),
+                    "dice": [
+                        {
+                            "dice": o.dice,
+                            "farkle": str(o.farkle),
+                            "farkle_percent": round(100 * float(o.farkle), 4),
+                            "mean_best": str(o.mean),
+                            "mean_best_points": round(float(o.mean), 4),
+                            "wins_game": str(o.wins_game),
+                            "best": {str(k): str(v) for k, v in o.best.items()},
+                        }
+                        for o in rows
+                    ],
+                }
+            )
+        )
         return
     table = Table("dice rolled", "farkle risk", "exact", "mean best score", title=f"Odds of one roll ({r})")
     for o in reversed(rows):

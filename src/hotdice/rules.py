@@ -179,9 +179,9 @@ class Rules:
         if n == 3:
             return self.triple(face)
         if self.kinds is Kinds.FIXED:
-            return {4: self.four_kind, 5: self.five_kind, 6: self.six_kind}[n]
+            return (self.four_kind, self.five_kind, self.six_kind)[n - 4]
         if self.kinds is Kinds.DOUBLING:
-            return self.triple(face) * 2 ** (n - 3)
+            return self.triple(face) * (1 << (n - 3))
         if self.kinds is Kinds.ADDITIVE:
             return self.triple(face) * (n - 2)
         return 0
@@ -234,32 +234,45 @@ class Knob:
 
 
 _FIELD_TYPES: dict[str, Any] = {
-    f.name: {"int": int, "bool": bool, "End": End, "BelowEntry": BelowEntry, "HotDice": HotDice,
-             "Kinds": Kinds}[str(f.type)]
+    f.name: {"int": int, "bool": bool, "End": End, "BelowEntry": BelowEntry, "HotDice": HotDice, "Kinds": Kinds}[
+        str(f.type)
+    ]
     for f in fields(Rules)
 }
 
 KNOBS: tuple[Knob, ...] = (
     Knob("dice", "number of dice: 5 or 6"),
     Knob("target", "points that end the game (see end)"),
-    Knob("end", "last-round: the others get one more turn, highest wins; first: reaching the target "
-                "wins at once; exact: the target must be hit exactly, passing it busts the turn"),
+    Knob(
+        "end",
+        "last-round: the others get one more turn, highest wins; first: reaching the target "
+        "wins at once; exact: the target must be hit exactly, passing it busts the turn",
+    ),
     Knob("entry", "points needed in one turn before a player's first bank counts (0 = none)"),
-    Knob("below_entry", "below the entry: lost = the player may stop but the points are not recorded; "
-                        "roll = the player must keep rolling"),
+    Knob(
+        "below_entry",
+        "below the entry: lost = the player may stop but the points are not recorded; "
+        "roll = the player must keep rolling",
+    ),
     Knob("min_bank", "smallest turn total that may be banked once entered (0 = any)"),
     Knob("hot_dice", "when every die has scored: optional = roll them all again or bank; must = roll again"),
-    Knob("validate", "every triple must be set aside, and a triple or a full hand must be validated by "
-                     "a scoring roll before banking"),
+    Knob(
+        "validate",
+        "every triple must be set aside, and a triple or a full hand must be validated by "
+        "a scoring roll before banking",
+    ),
     Knob("rule_4900", "with end=exact: a bank may not leave the player within 100 of the target"),
     Knob("three_farkles", "penalty for three farkles in a row, never below 0 (0 = off)"),
     Knob("five_1s_win", "five 1s in one roll win the game at once"),
     Knob("single_1", "a single 1"),
     Knob("single_5", "a single 5"),
     Knob("three_1s", "three 1s (three n are worth 100 n)"),
-    Knob("kinds", "four, five, six of a kind: fixed = four_kind/five_kind/six_kind points; doubling = "
-                  "the triple doubled per extra die; additive = the triple added per extra die; "
-                  "none = triples only"),
+    Knob(
+        "kinds",
+        "four, five, six of a kind: fixed = four_kind/five_kind/six_kind points; doubling = "
+        "the triple doubled per extra die; additive = the triple added per extra die; "
+        "none = triples only",
+    ),
     Knob("four_kind", "four of a kind with kinds=fixed (0 = not a combination)"),
     Knob("five_kind", "five of a kind with kinds=fixed (0 = not a combination)"),
     Knob("six_kind", "six of a kind with kinds=fixed (0 = not a combination)"),
@@ -278,9 +291,7 @@ def _knob(name: str) -> Knob:
     try:
         return _KNOBS_BY_NAME[name]
     except KeyError:
-        raise RulesError(
-            f"unknown knob '{name}'; knobs are: {', '.join(k.name for k in KNOBS)}"
-        ) from None
+        raise RulesError(f"unknown knob '{name}'; knobs are: {', '.join(k.name for k in KNOBS)}") from None
 
 
 def _validate(r: Rules) -> None:
@@ -296,9 +307,24 @@ def _validate(r: Rules) -> None:
         raise RulesError(f"target={r.target} is not allowed: the target must be positive")
     if r.target > 1_000_000:
         raise RulesError(f"target={r.target} is not allowed: the target may be at most 1000000")
-    points = ["target", "entry", "min_bank", "three_farkles", "single_1", "single_5", "three_1s",
-              "four_kind", "five_kind", "six_kind", "four_kind_pair", "straight", "three_pairs",
-              "two_triplets", "low_straight", "high_straight"]
+    points = [
+        "target",
+        "entry",
+        "min_bank",
+        "three_farkles",
+        "single_1",
+        "single_5",
+        "three_1s",
+        "four_kind",
+        "five_kind",
+        "six_kind",
+        "four_kind_pair",
+        "straight",
+        "three_pairs",
+        "two_triplets",
+        "low_straight",
+        "high_straight",
+    ]
     for name in points:
         value = getattr(r, name)
         if value < 0:

@@ -165,11 +165,7 @@ def scoring_table(rules: Rules) -> tuple[tuple[str, int], ...]:
 
 def _multisets(max_dice: int) -> list[tuple[int, ...]]:
     """Face counts of every multiset of 0..max_dice dice, smallest first."""
-    out = [
-        counts
-        for counts in itertools.product(range(max_dice + 1), repeat=6)
-        if sum(counts) <= max_dice
-    ]
+    out = [counts for counts in itertools.product(range(max_dice + 1), repeat=6) if sum(counts) <= max_dice]
     out.sort(key=sum)
     return out
 
@@ -257,7 +253,8 @@ class Scorer:
         """Best points of each roll (one roll per row of faces), 0 for a farkle; vectorised."""
         faces = np.asarray(rolls, dtype=np.int64)
         keys = _POW7[faces - 1].sum(axis=1)
-        return self.best_points[keys]
+        best: npt.NDArray[np.int32] = self.best_points[keys]
+        return best
 
     def _roll_key(self, roll: Iterable[int]) -> int:
         dice = tuple(roll)
