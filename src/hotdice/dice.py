@@ -1,0 +1,83 @@
+"""Where dice come from. The engine never calls a global random: a source is injected.
+
+- :class:`SecureDice` for live games: the operating system's secure generator.
+- :class:`SeededDice` for daily games, friend challenges and tests: roll ``k`` of turn ``t`` draws its dice
+  from one stream fixed by (seed, t, k), so that everyone sees the same first roll of each turn and
+  players who set aside the same dice see the same rolls after it (RULES.md, "same dice for everyone").
+- :class:`FixedDice` replays a list of rolls (tests, typed-in dice, replays of unseeded records).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterable, Iterator
+from typing import Protocol
+
+__all__ = ["DiceSource", "FixedDice", "OutOfDice", "SecureDice", "SeededDice", "seeded_stream"]
+
+
+class DiceSource(Protocol):
+    """Gives the faces of roll number ``roll`` (0-based) of turn number ``turn`` (0-based) of a game."""
+
+    def roll(self, n: int, turn: int, roll: int) -> tuple[int, ...]: ...
+
+
+class SecureDice:
+    """Fair dice from ``secrets``, for live games."""
+
+    def roll(self, n: int, turn: int, roll: int) -> tuple[int, ...]:
+        return tuple(secrets.randbelow(6) + 1 for _ in range(n))
+
+
+def seeded_stream(seed: bytes, turn: int, roll: int) -> Iterator[int]:
+    """The endless stream of faces for (seed, turn, roll).
+
+    Block ``i`` of the stream is HMAC-SHA256(key=seed, message="hotdice/{turn}/{roll}/{i}"); each byte
+    below 252 gives the face ``byte % 6 + 1`` and bytes 252..255 are skipped, so every face has
+    probability exactly 1/6 (no modulo bias).
+    """
+    block = 0
+    while True:
+        digest = hmac.new(seed, f"hotdice/{turn}/{roll}/{block}".encode(), hashlib.sha256).digest()
+        for byte in digest:
+            if byte < 252:
+                yield byte % 6 + 1
+        block += 1
+
+
+class SeededDice:
+    """Dice fixed by a seed: rolling ``n`` dice takes the first ``n`` faces of the (seed, turn, roll) stream."""
+
+    def __init__(self, seed: bytes | str) -> None:
+        self.seed = seed.encode() if isinstance(seed, str) else bytes(seed)
+
+    def roll(self, n: int, turn: int, roll: int) -> tuple[int, ...]:
+        stream = seeded_stream(self.seed, turn, roll)
+        return tuple(next(stream) for _ in range(n))
+
+
+class OutOfDice(LookupError):
+    """A :class:`FixedDice` was asked for more rolls than it holds, or for a different number of dice."""
+
+
+class FixedDice:
+    """Hands out given rolls in order; each must have exactly the number of dice asked for."""
+
+    def __init__(self, rolls: Iterable[Iterable[int]]) -> None:
+        self._rolls = [tuple(r) for r in rolls]
+        self._next = 0
+
+    def roll(self, n: int, turn: int, roll: int) -> tuple[int, ...]:
+        if self._next >= len(self._rolls):
+            raise OutOfDice(f"no roll left for turn {turn}, roll {roll} ({n} dice)")
+        dice = self._rolls[self._next]
+        if len(dice) != n:
+            raise OutOfDice(f"the next roll {dice} has {len(dice)} dice, but {n} are rolled")
+        self._next += 1
+        return dice
+
+    @property
+    def remaining(self) -> int:
+        return len(self._rolls) - self._next
