@@ -96,8 +96,9 @@ def parse_action(text: str) -> Action:
     if words in ("bank", "b"):
         return BANK
     for prefix in ("keep", "k"):
-        if words.startswith(prefix) and words[len(prefix) :][:1] in (" ", ""):
-            words = words[len(prefix) :]
+        rest = words[len(prefix) :]
+        if words.startswith(prefix) and (rest[:1] in (" ", "") or rest[:1].isdigit()):
+            words = rest
             break
     try:
         return SetAside.parse(words)
@@ -268,12 +269,20 @@ class Game:
 
     # -- acting --------------------------------------------------------------------------------
 
-    def apply(self, action: Action | str) -> None:
-        """Apply a player's action; an unreadable one raises InvalidMoveError, a forbidden one IllegalMoveError."""
+    def apply(self, action: Action | str, player: int | None = None) -> None:
+        """Apply a player's action; an unreadable one raises InvalidMoveError, a forbidden one IllegalMoveError.
+
+        ``player``, when given, is who sends the action (front ends with several people): it must be the
+        player whose turn it is.
+        """
         if isinstance(action, str):
             action = parse_action(action)
         if self.outcome is not None:
             raise IllegalMoveError("the game is over")
+        if player is not None and player != self.current:
+            raise IllegalMoveError(
+                f"it is not {self._name(player)}'s turn: it is {self.players[self.current]}'s"
+            )
         if action is ROLL:
             if self.phase is not Phase.DECIDE:
                 raise IllegalMoveError(self._not_deciding())
@@ -433,6 +442,9 @@ class Game:
             return tuple(options)
         room = self.rules.target - self._seats[self.current].score - self.turn_total
         return tuple(o for o in options if o.points <= room)
+
+    def _name(self, player: int) -> str:
+        return self.players[player] if 0 <= player < len(self.players) else f"player {player}"
 
     def _leaders(self) -> tuple[int, ...]:
         best = max(s.score for s in self._seats)
