@@ -34,8 +34,11 @@ __all__ = [
     "RollAction",
     "RollOff",
     "Termination",
+    "bank_records",
+    "bank_refusal",
     "parse_action",
     "roll_off",
+    "room_to_target",
 ]
 
 MAX_PLAYERS = 8
@@ -248,24 +251,9 @@ class Game:
         """Why banking is not allowed now, in a player's words, or None if it is."""
         if self.phase is not Phase.DECIDE:
             return self._not_deciding()
-        if self.turn_total == 0:
-            return "nothing to bank yet: roll first"
-        r = self.rules
         seat = self._seats[self.current]
-        if self.hot_dice and r.hot_dice is HotDice.MUST:
-            return "hot dice must be rolled again (hot_dice=must)"
-        if self.must_validate:
-            return "a triple or a full hand must be validated by a scoring roll first (validate=yes)"
-        if not seat.entered and self.turn_total < r.entry:
-            if r.below_entry is BelowEntry.ROLL:
-                return f"the first bank needs {r.entry} in one turn: keep rolling (entry={r.entry})"
-            return None  # below_entry=lost: the player may stop; the points will not be recorded
-        if self.turn_total < r.min_bank:
-            return f"a bank needs at least {r.min_bank} (min_bank={r.min_bank})"
-        after = seat.score + self.turn_total
-        if r.rule_4900 and r.target - 100 <= after < r.target:
-            return f"a bank may not leave you between {r.target - 100} and {r.target - 1}: go for the win (rule_4900)"
-        return None
+        return bank_refusal(self.rules, score=seat.score, turn_total=self.turn_total, entered=seat.entered,
+                            hot_dice=self.hot_dice, must_validate=self.must_validate)
 
     # -- acting --------------------------------------------------------------------------------
 
@@ -377,7 +365,7 @@ class Game:
     def _bank(self) -> None:
         seat = self._seats[self.current]
         r = self.rules
-        if not seat.entered and self.turn_total < r.entry:
+        if not bank_records(r, entered=seat.entered, turn_total=self.turn_total):
             self._event(EventKind.ENTRY_MISSED, points=self.turn_total)
         else:
             seat.score += self.turn_total
@@ -438,10 +426,8 @@ class Game:
 
     def _allowed(self, options: Iterable[Option]) -> tuple[Option, ...]:
         """Options that keep an exact target reachable: under end=exact, none may pass it."""
-        if self.rules.end is not End.EXACT:
-            return tuple(options)
-        room = self.rules.target - self._seats[self.current].score - self.turn_total
-        return tuple(o for o in options if o.points <= room)
+        room = room_to_target(self.rules, self._seats[self.current].score, self.turn_total)
+        return tuple(options) if room is None else tuple(o for o in options if o.points <= room)
 
     def _name(self, player: int) -> str:
         return self.players[player] if 0 <= player < len(self.players) else f"player {player}"
@@ -459,6 +445,44 @@ class Game:
 
     def _event(self, kind: EventKind, points: int = 0, dice: tuple[int, ...] = ()) -> None:
         self.events.append(Event(kind, self.current, self.turn, points, dice))
+
+
+def bank_refusal(
+    rules: Rules, *, score: int, turn_total: int, entered: bool, hot_dice: bool, must_validate: bool
+) -> str | None:
+    """Why a player who has just set dice aside may not bank, or None if they may.
+
+    A pure function of the turn so that computer players and solvers ask the very rule the game enforces.
+    """
+    r = rules
+    if turn_total == 0:
+        return "nothing to bank yet: roll first"
+    if hot_dice and r.hot_dice is HotDice.MUST:
+        return "hot dice must be rolled again (hot_dice=must)"
+    if must_validate:
+        return "a triple or a full hand must be validated by a scoring roll first (validate=yes)"
+    if not entered and turn_total < r.entry:
+        if r.below_entry is BelowEntry.ROLL:
+            return f"the first bank needs {r.entry} in one turn: keep rolling (entry={r.entry})"
+        return None  # below_entry=lost: the player may stop; the points will not be recorded
+    if turn_total < r.min_bank:
+        return f"a bank needs at least {r.min_bank} (min_bank={r.min_bank})"
+    after = score + turn_total
+    if r.rule_4900 and r.target - 100 <= after < r.target:
+        return f"a bank may not leave you between {r.target - 100} and {r.target - 1}: go for the win (rule_4900)"
+    return None
+
+
+def bank_records(rules: Rules, *, entered: bool, turn_total: int) -> bool:
+    """Whether banking this turn total adds it to the score (not when stopping below the entry)."""
+    return entered or turn_total >= rules.entry
+
+
+def room_to_target(rules: Rules, score: int, turn_total: int) -> int | None:
+    """Most points a set-aside may add under end=exact (passing the target is not offered); None otherwise."""
+    if rules.end is not End.EXACT:
+        return None
+    return rules.target - score - turn_total
 
 
 @dataclass(frozen=True)
