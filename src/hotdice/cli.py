@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import json
+import secrets
 import sys
+from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.progress import Progress
 from rich.table import Table
 
 from hotdice.odds import odds as exact_odds
+from hotdice.players import PLAYERS
+from hotdice.record import Record, RecordError, replay, state_json, transcript
 from hotdice.rules import KNOBS, Rules, RulesError
 from hotdice.scoring import DiceError, parse_dice, scorer, scoring_table
+from hotdice.simulate import SimulationError, simulate
 from hotdice.variants import VARIANTS
 
 __all__ = ["app", "main"]
@@ -186,6 +192,130 @@ def odds_command(rules: RulesOption = "farkle", as_json: JsonOption = False) -> 
     for o in reversed(rows):
         table.add_row(str(o.dice), _percent(float(o.farkle)), str(o.farkle), f"{float(o.mean):.1f}")
     out.print(table)
+
+
+@app.command("simulate", help="Play computer players against each other; seats rotate from game to game.")
+def simulate_command(
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players",
+            "-p",
+            metavar="A,B[,...]",
+            help="Comma-separated player specs, e.g. greedy,random or greedy:400,greedy. "
+            + "; ".join(f"{k.name}: {k.help}" for k in PLAYERS.values()),
+        ),
+    ],
+    rules: RulesOption = "farkle",
+    games: Annotated[int, typer.Option("--games", "-n", metavar="N", help="Number of games.")] = 1000,
+    seed: Annotated[
+        str | None, typer.Option("--seed", metavar="S", help="Same seed, same games, same report (default: random).")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    r = _rules(rules)
+    specs = [p.strip() for p in players.split(",")]
+    seed = secrets.token_hex(8) if seed is None else seed
+    try:
+        if as_json or not sys.stderr.isatty():
+            report = simulate(r, specs, games, seed)
+        else:
+            with Progress(console=Console(stderr=True), transient=True) as bar:
+                task = bar.add_task("playing", total=games)
+                report = simulate(r, specs, games, seed, on_game=lambda: bar.advance(task))
+    except SimulationError as exc:
+        raise BadInput(str(exc)) from None
+    if as_json:
+        print(json.dumps(report.to_json()))
+        return
+    out.print(f"{games} games of {r}, seed {seed}; seats rotate, a shared win counts 1/k")
+    table = Table("player", "wins", "win rate", "95 % CI", "mean score", "mean turns", title="Per player")
+    for number, p in enumerate(report.players, start=1):
+        low, high = p.ci95
+        table.add_row(
+            f"{number}. {p.spec}",
+            f"{float(p.wins):.10g}",
+            _percent(p.win_rate),
+            f"{_percent(low)} – {_percent(high)}",
+            f"{p.mean_score:.0f}",
+            f"{p.mean_turns:.1f}",
+        )
+    out.print(table)
+    by_seat = ", ".join(_percent(float(wins / games)) for wins in report.seat_wins)
+    out.print(f"Win rate by seat, first to play first: {by_seat}")
+
+
+@app.command("replay", help="Replay a game record turn by turn, checking it; --json prints the rebuilt final state.")
+def replay_command(
+    file: Annotated[Path, typer.Argument(help="The game record (JSON).", metavar="FILE")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the rebuilt final state as JSON.")] = False,
+) -> None:
+    try:
+        record = Record.from_json(file.read_text(encoding="utf-8"))
+        if as_json:
+            print(json.dumps(state_json(replay(record))))
+            return
+        lines = transcript(record)
+    except OSError as exc:
+        raise BadInput(f"cannot read {file}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise BadInput(f"{file} is not a text file") from None
+    except RecordError as exc:
+        raise BadInput(f"{file}: {exc}") from None
+    for line in lines:
+        style = "bold" if line.startswith(("Turn ", "Game over", "Unfinished")) else None
+        out.print(line, style=style, markup=False, soft_wrap=True)
+
+
+@app.command("stats", help="Statistics and records of the games played (training never counts).")
+def stats_command(as_json: JsonOption = False) -> None:
+    # Imported here: SQLAlchemy is slow to import and only this command needs it.
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from hotdice.stats import statistics
+    from hotdice.store import Store, data_dir
+
+    try:
+        with Store() as store:
+            stats = statistics(store)
+    except (OSError, SQLAlchemyError) as exc:
+        raise BadInput(f"cannot read the statistics database in {data_dir()}: {exc}") from None
+    if as_json:
+        print(json.dumps(stats.to_json()))
+        return
+    if stats.games == 0:
+        out.print("No games yet: finished games (except training) will show here.")
+        return
+    for key, tallies in (("mode", stats.by_mode), ("opponent", stats.by_opponent)):
+        if tallies:
+            table = Table(key, "played", "won", title=f"Games by {key}")
+            for name, t in tallies.items():
+                table.add_row(name, str(t.played), "—" if t.won is None else str(t.won))
+            out.print(table)
+
+    def shown(value: int | None) -> str:
+        return "—" if value is None else str(value)
+
+    records = Table("record", "value", title="Records")
+    records.add_row("best turn (largest bank)", shown(stats.best_turn))
+    records.add_row("best ten-turn score", shown(stats.best_ten_turns))
+    records.add_row("fewest turns to the target (race)", shown(stats.fewest_turns))
+    records.add_row("longest win streak", str(stats.longest_win_streak))
+    records.add_row("current win streak", str(stats.current_win_streak))
+    records.add_row("longest run of turns without a farkle", str(stats.longest_farkle_free_run))
+    records.add_row("hot dice", str(stats.hot_dice))
+    out.print(records)
+    if stats.farkle_rates:
+        luck = Table("rules", "dice rolled", "rolls", "farkles", "your rate", "expected", title="Farkles by dice")
+        for f in stats.farkle_rates:
+            rate, expected = _percent(f.rate), _percent(float(f.expected))
+            luck.add_row(f.rules, str(f.dice), str(f.rolls), str(f.farkles), rate, expected)
+        out.print(luck)
+    if stats.dailies:
+        daily = Table("day", "score", "official", title="Daily games")
+        for d in stats.dailies:
+            daily.add_row(d.day.isoformat(), str(d.score), "yes" if d.official else "no")
+        out.print(daily)
 
 
 def _fail(message: str) -> NoReturn:

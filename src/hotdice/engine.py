@@ -39,6 +39,7 @@ __all__ = [
     "parse_action",
     "roll_off",
     "room_to_target",
+    "wins_at_once",
 ]
 
 MAX_PLAYERS = 8
@@ -303,7 +304,7 @@ class Game:
         self.hot_dice = False
         self._event(EventKind.ROLL, dice=roll)
         if self._scorer.wins_game(roll):
-            self._finish((self.current,), Termination.FIVE_ONES)
+            self._end_turn(Termination.FIVE_ONES)
             return
         every = self._scorer.options(roll)
         if not every:
@@ -365,23 +366,19 @@ class Game:
     def _bank(self) -> None:
         seat = self._seats[self.current]
         r = self.rules
+        won = None
         if not bank_records(r, entered=seat.entered, turn_total=self.turn_total):
             self._event(EventKind.ENTRY_MISSED, points=self.turn_total)
         else:
             seat.score += self.turn_total
             seat.entered = True
             self._event(EventKind.BANK, points=self.turn_total)
-            if r.end is End.FIRST and seat.score >= r.target:
-                self._finish((self.current,), Termination.TARGET)
-                return
-            if r.end is End.EXACT and seat.score == r.target:
-                self._finish((self.current,), Termination.EXACT)
-                return
+            won = wins_at_once(r, seat.score)
             if r.end is End.LAST_ROUND and self.last_round_by is None and seat.score >= r.target:
                 self.last_round_by = self.current
                 self._event(EventKind.LAST_ROUND, points=seat.score)
         seat.farkles_in_row = 0
-        self._end_turn()
+        self._end_turn(won)
 
     def _farkle(self) -> None:
         seat = self._seats[self.current]
@@ -395,7 +392,8 @@ class Game:
             self._event(EventKind.PENALTY, points=lost)
         self._end_turn()
 
-    def _end_turn(self) -> None:
+    def _end_turn(self, won: Termination | None = None) -> None:
+        """Close the current player's turn; ``won`` says the player has just won at once."""
         n = len(self._seats)
         self._seats[self.current].turns += 1
         self.turn += 1
@@ -406,6 +404,9 @@ class Game:
         self.must_validate = False
         self.hot_dice = False
         self.rolls_this_turn = 0
+        if won is not None:
+            self._finish((self.current,), won)
+            return
         nxt = (self.current + 1) % n
         if self.turn_limit is not None and all(s.turns >= self.turn_limit for s in self._seats):
             self._finish(self._leaders(), Termination.TURN_LIMIT)
@@ -470,6 +471,16 @@ def bank_refusal(
     after = score + turn_total
     if r.rule_4900 and r.target - 100 <= after < r.target:
         return f"a bank may not leave you between {r.target - 100} and {r.target - 1}: go for the win (rule_4900)"
+    return None
+
+
+def wins_at_once(rules: Rules, score: int) -> Termination | None:
+    """Whether a bank that brings a score to ``score`` wins at once: end=first reaches the target,
+    end=exact hits it (under end=last-round, reaching it starts the last round instead)."""
+    if rules.end is End.FIRST and score >= rules.target:
+        return Termination.TARGET
+    if rules.end is End.EXACT and score == rules.target:
+        return Termination.EXACT
     return None
 
 

@@ -1,0 +1,66 @@
+"""Computer players, found by a spec string such as ``random``, ``greedy`` or ``greedy:400``.
+
+A spec is a name, optionally followed by ``:`` and an argument. :data:`PLAYERS` is the registry: a new
+kind of player is one more :class:`PlayerKind` in it. :func:`play_game` is the one game loop.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from hotdice.players.base import Player, play_game
+from hotdice.players.simple import DEFAULT_THRESHOLD, GreedyPlayer, RandomPlayer
+
+__all__ = ["PLAYERS", "GreedyPlayer", "Player", "PlayerKind", "RandomPlayer", "make_player", "play_game"]
+
+
+@dataclass(frozen=True)
+class PlayerKind:
+    """One name of the registry: what it plays, and how to build it from the spec's argument (or None)."""
+
+    name: str
+    help: str
+    build: Callable[[random.Random, str | None], Player]
+
+
+def _random(rng: random.Random, arg: str | None) -> Player:
+    if arg is not None:
+        raise ValueError(f"player 'random:{arg}': random takes no argument")
+    return RandomPlayer(rng)
+
+
+def _greedy(rng: random.Random, arg: str | None) -> Player:
+    if arg is None:
+        return GreedyPlayer()
+    try:
+        threshold = int(arg)
+    except ValueError:
+        threshold = -1
+    if threshold < 0:
+        raise ValueError(f"player 'greedy:{arg}': the bank threshold must be a whole number of points, 0 or more")
+    return GreedyPlayer(threshold)
+
+
+PLAYERS: dict[str, PlayerKind] = {
+    kind.name: kind
+    for kind in (
+        PlayerKind("random", "any legal action, uniformly", _random),
+        PlayerKind(
+            "greedy",
+            f"best set-aside, banks at the first chance with at least N points (greedy:N, default {DEFAULT_THRESHOLD})",
+            _greedy,
+        ),
+    )
+}
+
+
+def make_player(spec: str, rng: random.Random) -> Player:
+    """The player a spec names, with ``rng`` as its only source of randomness; ValueError if there is none."""
+    name, sep, arg = spec.strip().partition(":")
+    kind = PLAYERS.get(name.strip().lower())
+    if kind is None:
+        what = f"unknown player '{spec}'" if spec.strip() else "a player spec is empty"
+        raise ValueError(f"{what}; players are: {', '.join(PLAYERS)}")
+    return kind.build(rng, arg.strip() if sep else None)
