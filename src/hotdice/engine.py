@@ -14,6 +14,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from hotdice.dice import DiceSource
 from hotdice.rules import BelowEntry, End, HotDice, Rules
@@ -36,6 +37,7 @@ __all__ = [
     "Termination",
     "bank_records",
     "bank_refusal",
+    "needs_validation",
     "parse_action",
     "roll_off",
     "room_to_target",
@@ -148,8 +150,7 @@ class EventKind(enum.Enum):
     GAME_OVER = "game-over"
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
     """Something that happened, for logs, animations and statistics."""
 
     kind: EventKind
@@ -196,6 +197,7 @@ class Game:
         self.turn_total = 0
         self.dice_in_hand = self.rules.dice
         self.roll: tuple[int, ...] | None = None  # the roll on the table, as rolled
+        self._offered: tuple[Option, ...] = ()  # its legal set-asides
         self.set_aside: list[SetAside] = []  # this turn's set-asides
         self.must_validate = False  # validate=yes: a triple or full hand awaits a scoring roll
         self.hot_dice = False  # every die has scored: all of them are back in hand
@@ -237,9 +239,7 @@ class Game:
 
     def options(self) -> tuple[Option, ...]:
         """The legal set-asides of the roll on the table (those passing an exact target are not offered)."""
-        if self.phase is not Phase.SET_ASIDE or self.roll is None:
-            return ()
-        return self._allowed(self._scorer.options(self.roll))
+        return self._offered if self.phase is Phase.SET_ASIDE else ()
 
     def legal_actions(self) -> list[Action]:
         if self.phase is Phase.SET_ASIDE:
@@ -292,10 +292,12 @@ class Game:
         """The dice of the roll the player asked for: exactly :attr:`dice_to_roll` faces from 1 to 6."""
         if self.phase is not Phase.CHANCE:
             raise IllegalMoveError("no roll is asked for: the player has not chosen to roll")
-        try:
-            roll = parse_dice(list(dice), self.rules.dice)
-        except DiceError as exc:
-            raise InvalidMoveError(str(exc)) from None
+        roll = tuple(dice)
+        if not all(type(d) is int and 1 <= d <= 6 for d in roll):
+            try:
+                roll = parse_dice(roll, self.rules.dice)
+            except DiceError as exc:
+                raise InvalidMoveError(str(exc)) from None
         if len(roll) != self.dice_in_hand:
             raise InvalidMoveError(f"{len(roll)} dice given, but {self.dice_in_hand} are rolled")
         self.history.append("dice " + "".join(map(str, roll)))
@@ -313,7 +315,8 @@ class Game:
         if self.must_validate:
             self.must_validate = False
             self._event(EventKind.VALIDATED)
-        if not self._allowed(every):
+        self._offered = self._allowed(every)
+        if not self._offered:
             self._event(EventKind.BUST, points=self.turn_total)
             self._seats[self.current].farkles_in_row = 0  # a bust is not a farkle (our decision)
             self._end_turn()
@@ -331,26 +334,16 @@ class Game:
     def _set_aside(self, keep: SetAside) -> None:
         if self.phase is not Phase.SET_ASIDE or self.roll is None:
             raise IllegalMoveError("there is no roll to set dice aside from: roll first")
-        roll = self.roll
-        for face in set(keep):
-            if keep.count(face) > roll.count(face):
-                raise IllegalMoveError(f"{keep} is not in the roll {''.join(map(str, roll))}")
-        option = self._scorer.option_for(roll, keep)
+        option = next((o for o in self._offered if o.keep == keep), None)
         if option is None:
-            if self._scorer.score(keep) is None:
-                raise IllegalMoveError(f"{keep}: every die set aside must score, and these do not all score")
-            raise IllegalMoveError(f"{keep}: every triple of the roll must be set aside (validate=yes)")
-        if not self._allowed((option,)):
-            raise IllegalMoveError(
-                f"{keep} would pass the target of exactly {self.rules.target} (end=exact): set aside fewer dice"
-            )
+            raise IllegalMoveError(self._why_not_offered(keep, self.roll))
         self.history.append(f"keep {keep}")
         self.turn_total += option.points
         self.set_aside.append(keep)
         self.roll = None
         self.dice_in_hand = option.dice_left
         self._event(EventKind.SET_ASIDE, points=option.points, dice=tuple(keep))
-        if self.rules.validate and (option.dice_left == 0 or any(keep.count(f) >= 3 for f in set(keep))):
+        if needs_validation(self.rules, option):
             self.must_validate = True
         if option.dice_left == 0:
             self.hot_dice = True
@@ -362,6 +355,16 @@ class Game:
             # Reaching the exact target wins at once, whatever a full hand, a validation or min_bank
             # would otherwise ask (RULES.md).
             self._bank()
+
+    def _why_not_offered(self, keep: SetAside, roll: tuple[int, ...]) -> str:
+        for face in set(keep):
+            if keep.count(face) > roll.count(face):
+                return f"{keep} is not in the roll {''.join(map(str, roll))}"
+        if self._scorer.score(keep) is None:
+            return f"{keep}: every die set aside must score, and these do not all score"
+        if self._scorer.option_for(roll, keep) is None:
+            return f"{keep}: every triple of the roll must be set aside (validate=yes)"
+        return f"{keep} would pass the target of exactly {self.rules.target} (end=exact): set aside fewer dice"
 
     def _bank(self) -> None:
         seat = self._seats[self.current]
@@ -472,6 +475,12 @@ def bank_refusal(
     if r.rule_4900 and r.target - 100 <= after < r.target:
         return f"a bank may not leave you between {r.target - 100} and {r.target - 1}: go for the win (rule_4900)"
     return None
+
+
+def needs_validation(rules: Rules, option: Option) -> bool:
+    """validate=yes: setting aside a triple, or a full hand, must be validated by a scoring roll before a bank."""
+    keep = option.keep
+    return rules.validate and (option.dice_left == 0 or any(keep.count(f) >= 3 for f in set(keep)))
 
 
 def wins_at_once(rules: Rules, score: int) -> Termination | None:

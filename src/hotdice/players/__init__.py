@@ -34,13 +34,9 @@ def _random(rng: random.Random, arg: str | None) -> Player:
 def _greedy(rng: random.Random, arg: str | None) -> Player:
     if arg is None:
         return GreedyPlayer()
-    try:
-        threshold = int(arg)
-    except ValueError:
-        threshold = -1
-    if threshold < 0:
+    if not (arg.isascii() and arg.isdigit()):
         raise ValueError(f"player 'greedy:{arg}': the bank threshold must be a whole number of points, 0 or more")
-    return GreedyPlayer(threshold)
+    return GreedyPlayer(int(arg))
 
 
 PLAYERS: dict[str, PlayerKind] = {

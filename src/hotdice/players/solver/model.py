@@ -1,0 +1,135 @@
+"""What the solver needs to know of a rules value, taken from the scoring tables and the engine's rules.
+
+Everything is in units of 50 points. A *seat* is what matters of one player between turns: their score
+and whether they have entered. With an entry threshold, seat 0 is "not entered yet" and seat k + 1 is
+"entered with k units"; without one, seat k is "k units".
+
+Rolls of n dice are grouped by what they offer: for each distinct roll, its legal set-asides become
+(points, dice in hand after it, whether a bank is blocked after it); set-asides dominated by another
+with at least as many points and at least as many dice (and no more blocking) are dropped, and rolls
+offering the same are merged with their probabilities added. The dominance is an assumption about values
+(more points and more dice are never worse); `check` verifies the solved values against the Bellman
+equation with every legal set-aside, so a wrong assumption would show as a residual.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from hotdice.engine import bank_records, bank_refusal, needs_validation, room_to_target
+from hotdice.odds import rolls_with_probability
+from hotdice.rules import End, HotDice, Rules
+from hotdice.scoring import scorer
+
+__all__ = ["RollTable", "Seats", "roll_table", "seats"]
+
+UNIT = 50
+
+
+@dataclass(frozen=True)
+class RollTable:
+    """Rolls of 1..N dice grouped by what they offer, as flat arrays for the kernels.
+
+    Groups of n dice are ``group_start[n]:group_start[n + 1]``; a group's options are
+    ``opt_start[g]:opt_start[g + 1]``. A group with no option is a farkle; ``group_win`` marks a roll that
+    wins the game at once.
+    """
+
+    dice: int
+    group_start: npt.NDArray[np.int64]
+    group_p: npt.NDArray[np.float64]
+    group_win: npt.NDArray[np.bool_]
+    opt_start: npt.NDArray[np.int64]
+    opt_points: npt.NDArray[np.int64]  # units
+    opt_next: npt.NDArray[np.int64]  # dice in hand after the set-aside (all of them after hot dice)
+    opt_blocked: npt.NDArray[np.int64]  # 1: no bank right after it (hot dice must be rolled, or validation)
+
+
+@functools.lru_cache(maxsize=32)
+def roll_table(rules: Rules, prune: bool = True) -> RollTable:
+    s = scorer(rules)
+    n_all = rules.dice
+    group_start = [0, 0]
+    probs: list[float] = []
+    wins: list[bool] = []
+    opt_start = [0]
+    points: list[int] = []
+    nexts: list[int] = []
+    blocked: list[bool] = []
+    for n in range(1, n_all + 1):
+        groups: dict[tuple[bool, tuple[tuple[int, int, bool], ...]], float] = {}
+        for roll, p in rolls_with_probability(n):
+            win = s.wins_game(roll)
+            opts = set()
+            for o in s.options(roll):
+                hot = o.dice_left == 0
+                block = needs_validation(rules, o) or (hot and rules.hot_dice is HotDice.MUST)
+                opts.add((o.points // UNIT, n_all if hot else o.dice_left, block))
+            if prune and rules.end is not End.EXACT:
+                opts = {
+                    o for o in opts
+                    if not any(q != o and q[0] >= o[0] and q[1] >= o[1] and q[2] <= o[2] for q in opts)
+                }
+            key = (win, tuple(sorted(opts)) if not win else ())
+            groups[key] = groups.get(key, 0.0) + float(p)
+        for (win, opts_key), prob in sorted(groups.items()):
+            probs.append(prob)
+            wins.append(win)
+            for pts, nxt, block in opts_key:
+                points.append(pts)
+                nexts.append(nxt)
+                blocked.append(block)
+            opt_start.append(len(points))
+        group_start.append(len(probs))
+    return RollTable(
+        dice=n_all,
+        group_start=np.array(group_start, dtype=np.int64),
+        group_p=np.array(probs, dtype=np.float64),
+        group_win=np.array(wins, dtype=np.bool_),
+        opt_start=np.array(opt_start, dtype=np.int64),
+        opt_points=np.array(points, dtype=np.int64),
+        opt_next=np.array(nexts, dtype=np.int64),
+        opt_blocked=np.array(blocked, dtype=np.int64),
+    )
+
+
+@dataclass(frozen=True)
+class Seats:
+    """The seats below the target, and the engine's bank rules for each seat and turn total."""
+
+    target: int  # units
+    score: npt.NDArray[np.int64]  # units, per seat
+    entered: npt.NDArray[np.bool_]
+    may_bank: npt.NDArray[np.bool_]  # [seat, turn total]: bank allowed (no hot dice or validation pending)
+    records: npt.NDArray[np.bool_]  # [seat, turn total]: the bank adds to the score
+    max_total: int  # turn totals are tabulated up to this
+
+    def seat_of(self, score_units: int, entered: bool) -> int:
+        """The seat of an entered (or not) player with this score, which must be below the target."""
+        offset = 1 if self.entered.size and not self.entered[0] else 0
+        return 0 if (offset and not entered) else score_units + offset
+
+
+@functools.lru_cache(maxsize=32)
+def seats(rules: Rules, beyond: int) -> Seats:
+    """Seats of ``rules``; turn totals are tabulated up to the target plus ``beyond`` units."""
+    target = rules.target // UNIT
+    has_entry = rules.entry > 0
+    scores = ([0] if has_entry else []) + list(range(target))
+    entered = ([False] if has_entry else []) + [True] * target
+    max_total = target + beyond
+    may = np.zeros((len(scores), max_total + 1), dtype=np.bool_)
+    rec = np.zeros_like(may)
+    for i, (sc, en) in enumerate(zip(scores, entered, strict=True)):
+        for t in range(1, max_total + 1):
+            room = room_to_target(rules, sc * UNIT, 0)
+            if room is not None and t * UNIT > room:
+                break
+            may[i, t] = bank_refusal(rules, score=sc * UNIT, turn_total=t * UNIT, entered=en,
+                                     hot_dice=False, must_validate=False) is None
+            rec[i, t] = bank_records(rules, entered=en, turn_total=t * UNIT)
+    return Seats(target, np.array(scores, dtype=np.int64), np.array(entered, dtype=np.bool_), may, rec, max_total)
