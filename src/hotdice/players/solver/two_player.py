@@ -91,7 +91,7 @@ def _turn_arrays(sol: TwoPlayerSolution, i: int, j: int, x: float, targs: tuple[
     n_all = sol.table.dice
     rv = np.zeros((tmax + 1, n_all + 1))
     rs = np.zeros((tmax + 1, n_all + 1))
-    kernel.turn_sweep(tmax, n_all, bank_v, np.zeros(tmax + 1), can, cap_v, 0.0, 1.0 - x, -1.0,
+    kernel.turn_sweep(tmax, n_all, bank_v, np.zeros(tmax + 1), can, cap_v, 0.0, 1.0 - x, -1.0, 1.0,
                       r.end is End.EXACT, *targs[1:], rv, rs)
     return rv, bank_v, can, tmax
 
