@@ -31,6 +31,20 @@ def _random(rng: random.Random, arg: str | None) -> Player:
     return RandomPlayer(rng)
 
 
+def _skilled(name: str) -> Callable[[random.Random, str | None], Player]:
+    def build(rng: random.Random, arg: str | None) -> Player:
+        if arg is not None:
+            raise ValueError(f"player '{name}:{arg}': {name} takes no argument")
+        from hotdice.players import skilled  # the coach and the solver load only when a game needs them
+
+        kinds: dict[str, Callable[[random.Random], Player]] = {
+            "easy": skilled.EasyPlayer, "medium": skilled.MediumPlayer, "hard": skilled.HardPlayer
+        }
+        return kinds[name](rng)
+
+    return build
+
+
 def _greedy(rng: random.Random, arg: str | None) -> Player:
     if arg is None:
         return GreedyPlayer()
@@ -48,6 +62,9 @@ PLAYERS: dict[str, PlayerKind] = {
             f"best set-aside, banks at the first chance with at least N points (greedy:N, default {DEFAULT_THRESHOLD})",
             _greedy,
         ),
+        PlayerKind("easy", "a cautious beginner: keeps every scoring die, banks early", _skilled("easy")),
+        PlayerKind("medium", "maximises the expected points of each turn", _skilled("medium")),
+        PlayerKind("hard", "optimal: the best chance to win (solved game)", _skilled("hard")),
     )
 }
 

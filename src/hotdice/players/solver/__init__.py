@@ -1,0 +1,79 @@
+"""Solved tables per rules: computed on first use, kept in memory and in the user's cache folder.
+
+The cache key is the rules string (every rule that changes play is in it) and a format version, so a
+change of rules or of solver never reads a stale table. ``HOTDICE_CACHE_DIR`` overrides the folder.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+from pathlib import Path
+
+import numpy as np
+import platformdirs
+
+from hotdice.players.solver.model import UNIT, roll_table, seats
+from hotdice.players.solver.race import BEYOND_FIRST, RaceSolution, solve_race
+from hotdice.players.solver.two_player import BEYOND, TwoPlayerSolution, solve_two_players
+from hotdice.rules import End, Rules
+
+__all__ = ["UNIT", "RaceSolution", "TwoPlayerSolution", "cache_dir", "race_solution", "two_player_solution"]
+
+FORMAT = 1
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("HOTDICE_CACHE_DIR") or platformdirs.user_cache_dir("hotdice"))
+
+
+def _path(kind: str, rules: Rules) -> Path:
+    key = hashlib.sha256(f"{FORMAT}/{kind}/{rules}".encode()).hexdigest()[:16]
+    return cache_dir() / f"{kind}-{key}.npz"
+
+
+@functools.lru_cache(maxsize=8)
+def two_player_solution(rules: Rules) -> TwoPlayerSolution:
+    """The solved two-player table of ``rules``, from the cache or solved now (and cached)."""
+    path = _path("two", rules)
+    if path.exists():
+        try:
+            with np.load(path) as data:
+                if str(data["rules"]) == str(rules):
+                    st = seats(rules, BEYOND[rules.end])
+                    return TwoPlayerSolution(rules, st, roll_table(rules), data["w"], data["final"],
+                                             float(data["seconds"]))
+        except (OSError, ValueError, KeyError):
+            pass  # unreadable or from another format: solve again
+    sol = solve_two_players(rules)
+    _save(path, rules=str(rules), w=sol.w, final=sol.final, seconds=sol.seconds)
+    return sol
+
+
+@functools.lru_cache(maxsize=8)
+def race_solution(rules: Rules) -> RaceSolution:
+    """Expected turns to the target from every seat, from the cache or solved now (and cached)."""
+    path = _path("race", rules)
+    if path.exists():
+        try:
+            with np.load(path) as data:
+                if str(data["rules"]) == str(rules):
+                    st = seats(rules, 0 if rules.end is End.EXACT else BEYOND_FIRST)
+                    return RaceSolution(rules, st, roll_table(rules), data["turns"], float(data["seconds"]))
+        except (OSError, ValueError, KeyError):
+            pass
+    sol = solve_race(rules)
+    _save(path, rules=str(rules), turns=sol.turns, seconds=sol.seconds)
+    return sol
+
+
+def _save(path: Path, **arrays: object) -> None:
+    """Write atomically; a cache that cannot be written only costs a solve next time."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+        np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
+        tmp.replace(path)
+    except OSError:
+        pass

@@ -94,7 +94,8 @@ def final_turn_table(need_max, extra, entered_seat, may_bank, records, n_all,
                 bank_v[t] = 1.0 if t > need else (0.5 if t == need else 0.0)
         rv = np.zeros((tmax + 1, n_all + 1))
         rs = np.zeros((tmax + 1, n_all + 1))
-        turn_sweep(tmax, n_all, bank_v, bank_s, can, 1.0, 0.0, 0.0, 0.0, 1.0, False, gs, gp, gw, os_, op, on, ob, rv, rs)
+        turn_sweep(tmax, n_all, bank_v, bank_s, can, 1.0, 0.0, 0.0, 0.0, 1.0, False,
+                   gs, gp, gw, os_, op, on, ob, rv, rs)
         out[need] = rv[0, n_all]
     out[0] = 1.0
     return out

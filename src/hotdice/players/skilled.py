@@ -1,0 +1,56 @@
+"""The three computer opponents of the game: Easy, Medium and Hard.
+
+They see what a person at the table sees (the game: scores, turn, dice on the table) and ask the engine
+what is legal; Medium and Hard weigh the choices with the coach's exact values.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hotdice.coach import advise
+from hotdice.engine import BANK, ROLL, Action, Game, Phase
+
+__all__ = ["EasyPlayer", "HardPlayer", "MediumPlayer"]
+
+
+class EasyPlayer:
+    """A cautious beginner: sets aside every die that scores, banks as soon as the turn feels worth it."""
+
+    name = "easy"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, game: Game) -> Action:
+        if game.phase is Phase.SET_ASIDE:
+            # Everything that scores: the most dice, then the most points.
+            return max(game.options(), key=lambda o: (len(o.keep), o.points)).keep
+        if BANK in game.legal_actions() and (game.turn_total >= 300 or game.dice_to_roll <= 2):
+            return BANK
+        return ROLL
+
+
+class MediumPlayer:
+    """A sound player: maximises the expected points of its turn under the rules in force."""
+
+    name = "medium"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, game: Game) -> Action:
+        return advise(game, "points").best.action
+
+
+class HardPlayer:
+    """Optimal: the best chance to win (two players), the fewest turns (solo race), the most points
+    (a fixed number of turns); with three or more players, the documented approximation of the coach."""
+
+    name = "hard"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, game: Game) -> Action:
+        return advise(game).best.action
