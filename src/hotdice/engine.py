@@ -45,6 +45,7 @@ __all__ = [
 ]
 
 MAX_PLAYERS = 8
+_FACES = frozenset(range(1, 7))
 
 
 class InvalidMoveError(ValueError):
@@ -293,7 +294,7 @@ class Game:
         if self.phase is not Phase.CHANCE:
             raise IllegalMoveError("no roll is asked for: the player has not chosen to roll")
         roll = tuple(dice)
-        if not all(type(d) is int and 1 <= d <= 6 for d in roll):
+        if not _FACES.issuperset(roll) or not all(type(d) is int for d in roll):
             try:
                 roll = parse_dice(roll, self.rules.dice)
             except DiceError as exc:

@@ -36,6 +36,8 @@ __all__ = [
 
 FACES = (1, 2, 3, 4, 5, 6)
 _KEYS = 7**6
+_FACE_SET = frozenset(FACES)
+_POW7_OF = {face: 7 ** (face - 1) for face in FACES}
 _POW7 = np.array([7**i for i in range(6)], dtype=np.int64)
 
 
@@ -258,9 +260,9 @@ class Scorer:
 
     def _roll_key(self, roll: Iterable[int]) -> int:
         dice = tuple(roll)
-        if not dice or len(dice) > self.rules.dice or any(d not in FACES for d in dice):
+        if not dice or len(dice) > self.rules.dice or not _FACE_SET.issuperset(dice):
             raise DiceError(f"{dice} is not a roll of 1 to {self.rules.dice} dice with faces 1 to 6")
-        return dice_key(dice)
+        return sum(map(_POW7_OF.__getitem__, dice))
 
 
 @functools.lru_cache(maxsize=64)
