@@ -6,8 +6,8 @@ The measure depends on the game:
   solved two-player table (:mod:`hotdice.players.solver`). With three or more players the strongest
   opponent (the leader among the others) stands for all of them: an approximation, documented as such.
 - ``turns``: one player racing to the target — the expected number of turns still needed.
-- ``points``: one player with a fixed number of turns (solo ten turns, daily, challenge), or rules the
-  two-player solver does not cover (the three-farkle penalty) — the expected points of the turn.
+- ``points``: one player with a fixed number of turns (solo ten turns, daily, challenge), or a race under
+  the three-farkle penalty (which the race solver does not cover) — the expected points of the turn.
 
 Which dice may be set aside and when a bank is allowed are the engine's answers (``game.options()``,
 ``game.why_not_bank()``); the coach only weighs them.
@@ -75,9 +75,9 @@ def measure_for(game: Game) -> str:
     """Which measure the coach and the Hard player use for this game (see the module docstring)."""
     if game.turn_limit is not None:
         return "points"
-    if game.rules.three_farkles:
-        return "points"
-    return "win" if len(game.players) >= 2 else "turns"
+    if len(game.players) >= 2:
+        return "win"
+    return "points" if game.rules.three_farkles else "turns"
 
 
 # A valuation of the states right after a set-aside: (turn total, dice in hand, bank blocked) ->
@@ -166,7 +166,7 @@ def _win_valuation(game: Game) -> Valuation:
         return _final_turn_valuation(game, sol, need)
     i = st.seat_of(game.scores[me] // UNIT, game.entered[me])
     j = st.seat_of(game.scores[opp] // UNIT, game.entered[opp])
-    rv, bank_v, can, tmax = sol.turn_values(i, j)
+    rv, bank_v, can, tmax = sol.turn_values(i, j, game.farkles_in_row[me], game.farkles_in_row[opp])
     cap = 1.0
     if r.end is End.LAST_ROUND:
         ej = 1 if game.entered[opp] else 0
@@ -186,8 +186,8 @@ def _final_turn_valuation(game: Game, sol: TwoPlayerSolution, need: int) -> Valu
             bank_v[t] = 1.0 if t > need else (0.5 if t == need else 0.0)
     tb = sol.table
     rv = np.zeros((tmax + 1, tb.dice + 1))
-    rs = np.zeros((tmax + 1, tb.dice + 1))
-    kernel.turn_sweep(tmax, tb.dice, bank_v, np.zeros(tmax + 1), can, 1.0, 0.0, 0.0, 0.0, 1.0, False,
+    rs = np.zeros((2, tmax + 1, tb.dice + 1))
+    kernel.turn_sweep(tmax, tb.dice, bank_v, np.zeros((2, tmax + 1)), can, 1.0, 0.0, 0.0, 1.0, False,
                       tb.group_start, tb.group_p, tb.group_win, tb.opt_start, tb.opt_points, tb.opt_next,
                       tb.opt_blocked, rv, rs)
     return _array_valuation(game, rv, bank_v, can, tmax, win=1.0, cap=1.0)

@@ -15,13 +15,13 @@ import numpy as np
 import platformdirs
 
 from hotdice.players.solver.model import UNIT, roll_table, seats
-from hotdice.players.solver.race import BEYOND_FIRST, RaceSolution, solve_race
-from hotdice.players.solver.two_player import BEYOND, TwoPlayerSolution, solve_two_players
-from hotdice.rules import End, Rules
+from hotdice.players.solver.race import RaceSolution, solve_race
+from hotdice.players.solver.two_player import TwoPlayerSolution, solve_two_players
+from hotdice.rules import Rules
 
 __all__ = ["UNIT", "RaceSolution", "TwoPlayerSolution", "cache_dir", "race_solution", "two_player_solution"]
 
-FORMAT = 1
+FORMAT = 3
 
 
 def cache_dir() -> Path:
@@ -41,13 +41,13 @@ def two_player_solution(rules: Rules) -> TwoPlayerSolution:
         try:
             with np.load(path) as data:
                 if str(data["rules"]) == str(rules):
-                    st = seats(rules, BEYOND[rules.end])
-                    return TwoPlayerSolution(rules, st, roll_table(rules), data["w"], data["final"],
-                                             float(data["seconds"]))
+                    st = seats(rules)
+                    return TwoPlayerSolution(rules, st, roll_table(rules), data["w4"], data["final"],
+                                             float(data["seconds"]), int(data["passes"]))
         except (OSError, ValueError, KeyError):
             pass  # unreadable or from another format: solve again
     sol = solve_two_players(rules)
-    _save(path, rules=str(rules), w=sol.w, final=sol.final, seconds=sol.seconds)
+    _save(path, rules=str(rules), w4=sol.w4, final=sol.final, seconds=sol.seconds, passes=sol.passes)
     return sol
 
 
@@ -59,7 +59,7 @@ def race_solution(rules: Rules) -> RaceSolution:
         try:
             with np.load(path) as data:
                 if str(data["rules"]) == str(rules):
-                    st = seats(rules, 0 if rules.end is End.EXACT else BEYOND_FIRST)
+                    st = seats(rules)
                     return RaceSolution(rules, st, roll_table(rules), data["turns"], float(data["seconds"]))
         except (OSError, ValueError, KeyError):
             pass

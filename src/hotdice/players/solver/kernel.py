@@ -17,64 +17,131 @@ LAST_ROUND, FIRST, EXACT = 0, 1, 2
 
 
 @njit(cache=True, nogil=True)
-def turn_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, cap_s, end_v, end_s, win_v, exact,
+def turn_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v, win_v, exact,
                gs, gp, gw, os_, op, on, ob, rv, rs):  # pragma: no cover - compiled
-    """Fill rv[t, n] (value of rolling n dice with turn total t, best play after) and its slope rs.
+    """Fill rv[t, n] (value of rolling n dice with turn total t, best play after) and its slopes rs.
 
-    bank_v[t] / bank_s[t]: value and slope of banking t (where can_bank[t]); end_v / end_s: a turn lost
-    (farkle, or a bust under end=exact); cap_v / cap_s: a turn total past tmax (banked there); win_v: a
-    win at once (five 1s, or reaching an exact target: under end=exact, tmax is the room left, and
-    set-asides past it are not offered).
+    bank_v[t]: value of banking t (where can_bank[t]); farkle_v: a farkle; bust_v: a bust (every
+    set-aside passes an exact target); cap_v: a turn total past tmax (banked there); win_v: a win at once
+    (five 1s, or reaching an exact target: under end=exact, tmax is the room left, and set-asides past
+    it are not offered). Slopes come in two channels: rs[0] with respect to the value after a farkle,
+    rs[1] after a turn lost otherwise (a bust, or a bank below the entry, whose slopes are bank_s[:, t]).
     """
     # dv[b, t, n]: value of having set aside up to turn total t with n dice in hand, b = 1 if a bank is
     # blocked (hot dice that must be rolled, or validation pending). Rows past tmax hold what they are
-    # worth (-inf = not offered, under end=exact), so the inner loop has no branch.
-    top = tmax + op.max() + 1 if op.size else tmax + 1
-    dv = np.empty((2, top + 1, n_all + 1))
-    ds = np.zeros((2, top + 1, n_all + 1))
+    # worth (-inf = not offered, under end=exact), so the inner loop has no branch. The arrays are flat:
+    # option o of a roll at turn total t reads entry base[o] + t * row.
+    row = n_all + 1
+    top = tmax + (op.max() if op.size else 0) + 1
+    plane = (top + 1) * row
+    dv = np.empty(2 * plane)
+    d0 = np.zeros(2 * plane)  # slope towards the value after a farkle
+    d1 = np.zeros(2 * plane)  # slope towards the value after another lost turn
+    base = ob * plane + op * row + on
+    fill = -np.inf if exact else cap_v
     for t in range(tmax + 1, top + 1):
-        for b in range(2):
-            for n in range(n_all + 1):
-                dv[b, t, n] = -np.inf if exact else cap_v
-                ds[b, t, n] = 0.0 if exact else cap_s
+        for n in range(row):
+            dv[t * row + n] = fill
+            dv[plane + t * row + n] = fill
+    if not exact and ob.max() > 0:
+        # Past tmax a state that may bank is banked (cap_v); one that must roll (hot dice, validation) is
+        # worth the same at every total: B[n] = sum over rolls of the best of win, farkle, cap_v for a
+        # set-aside that may bank and B[n'] for one that may not. A few values, iterated to their fixed point.
+        b_v = np.full(row, cap_v)
+        b_0 = np.zeros(row)
+        b_1 = np.zeros(row)
+        for _ in range(500):
+            moved = 0.0
+            for n in range(1, n_all + 1):
+                v = 0.0
+                s0 = 0.0
+                s1 = 0.0
+                for g in range(gs[n], gs[n + 1]):
+                    p = gp[g]
+                    if gw[g]:
+                        v += p * win_v
+                    elif os_[g] == os_[g + 1]:
+                        v += p * farkle_v
+                        s0 -= p
+                    else:
+                        best_v = -np.inf
+                        best_0 = 0.0
+                        best_1 = 0.0
+                        for o in range(os_[g], os_[g + 1]):
+                            if ob[o] == 0:
+                                x, x0, x1 = cap_v, 0.0, 0.0
+                            else:
+                                x, x0, x1 = b_v[on[o]], b_0[on[o]], b_1[on[o]]
+                            if x > best_v:
+                                best_v, best_0, best_1 = x, x0, x1
+                        v += p * best_v
+                        s0 += p * best_0
+                        s1 += p * best_1
+                moved = max(moved, abs(v - b_v[n]))
+                b_v[n] = v
+                b_0[n] = s0
+                b_1[n] = s1
+            if moved < 1e-15:
+                break
+        for t in range(tmax + 1, top + 1):
+            for n in range(1, row):
+                k = plane + t * row + n
+                dv[k] = b_v[n]
+                d0[k] = b_0[n]
+                d1[k] = b_1[n]
     for t in range(tmax, -1, -1):
+        at = t * row
         for n in range(1, n_all + 1):
             v = 0.0
-            s = 0.0
+            s0 = 0.0
+            s1 = 0.0
             for g in range(gs[n], gs[n + 1]):
                 p = gp[g]
                 if gw[g]:
                     v += p * win_v
                     continue
+                first = os_[g]
+                last = os_[g + 1]
+                if first == last:  # farkle
+                    v += p * farkle_v
+                    s0 -= p
+                    continue
                 best_v = -np.inf
-                best_s = 0.0
-                for o in range(os_[g], os_[g + 1]):
-                    x = dv[ob[o], t + op[o], on[o]]
+                best_k = 0
+                for o in range(first, last):
+                    k = base[o] + at
+                    x = dv[k]
                     if x > best_v:
                         best_v = x
-                        best_s = ds[ob[o], t + op[o], on[o]]
-                if best_v == -np.inf:  # farkle, or every set-aside passes an exact target: bust
-                    best_v = end_v
-                    best_s = end_s
+                        best_k = k
+                if best_v == -np.inf:  # every set-aside passes an exact target: bust
+                    v += p * bust_v
+                    s1 -= p
+                    continue
                 v += p * best_v
-                s += p * best_s
+                s0 += p * d0[best_k]
+                s1 += p * d1[best_k]
             rv[t, n] = v
-            rs[t, n] = s
+            rs[0, t, n] = s0
+            rs[1, t, n] = s1
         for n in range(1, n_all + 1):
+            free = at + n
+            blocked = plane + at + n
             if exact and t == tmax:  # the exact target is reached: won at once
-                dv[0, t, n] = win_v
-                dv[1, t, n] = win_v
-                ds[0, t, n] = 0.0
-                ds[1, t, n] = 0.0
+                dv[free] = win_v
+                dv[blocked] = win_v
                 continue
-            dv[1, t, n] = rv[t, n]
-            ds[1, t, n] = rs[t, n]
+            dv[blocked] = rv[t, n]
+            d0[blocked] = rs[0, t, n]
+            d1[blocked] = rs[1, t, n]
             if can_bank[t] and bank_v[t] > rv[t, n]:
-                dv[0, t, n] = bank_v[t]
-                ds[0, t, n] = bank_s[t]
+                dv[free] = bank_v[t]
+                d0[free] = bank_s[0, t]
+                d1[free] = bank_s[1, t]
             else:
-                dv[0, t, n] = rv[t, n]
-                ds[0, t, n] = rs[t, n]
+                dv[free] = rv[t, n]
+                d0[free] = rs[0, t, n]
+                d1[free] = rs[1, t, n]
 
 
 @njit(cache=True, nogil=True)
@@ -86,15 +153,15 @@ def final_turn_table(need_max, extra, entered_seat, may_bank, records, n_all,
     for need in range(1, need_max + 1):
         tmax = min(need + extra, cols - 1)
         bank_v = np.zeros(tmax + 1)
-        bank_s = np.zeros(tmax + 1)
+        bank_s = np.zeros((2, tmax + 1))
         can = np.zeros(tmax + 1, dtype=np.bool_)
         for t in range(1, tmax + 1):
             can[t] = may_bank[entered_seat, t]
             if records[entered_seat, t]:
                 bank_v[t] = 1.0 if t > need else (0.5 if t == need else 0.0)
         rv = np.zeros((tmax + 1, n_all + 1))
-        rs = np.zeros((tmax + 1, n_all + 1))
-        turn_sweep(tmax, n_all, bank_v, bank_s, can, 1.0, 0.0, 0.0, 0.0, 1.0, False,
+        rs = np.zeros((2, tmax + 1, n_all + 1))
+        turn_sweep(tmax, n_all, bank_v, bank_s, can, 1.0, 0.0, 0.0, 1.0, False,
                    gs, gp, gw, os_, op, on, ob, rv, rs)
         out[need] = rv[0, n_all]
     out[0] = 1.0
@@ -102,12 +169,17 @@ def final_turn_table(need_max, extra, entered_seat, may_bank, records, n_all,
 
 
 @njit(cache=True, nogil=True)
-def _start_value(i, j, x, w, end, target, beyond, score, entered, offset, may_bank, records, final,
-                 n_all, gs, gp, gw, os_, op, on, ob):  # pragma: no cover - compiled
-    """Value and slope (in x = the opponent's value at (j, i)) of the start of i's turn against j."""
-    tmax = min(target - score[i] + (0 if end == EXACT else beyond), may_bank.shape[1] - 1)
+def _start_value(i, j, fj, xf, xb, w, end, target, beyond, score, entered, offset, may_bank, records, final,
+                 n_all, gs, gp, gw, os_, op, on, ob, tmaxes):  # pragma: no cover - compiled
+    """Value of the start of i's turn against j (whose farkles in a row are fj), and its slopes.
+
+    xf: the opponent's value after this turn ends in a farkle; xb: after it ends otherwise with nothing
+    banked (a bust, or a bank below the entry). w[a, b, fa, fb]: the table, counts of farkles in a row
+    last (one count when the rules have no penalty). Returns (value, d value / d xf, d value / d xb).
+    """
+    tmax = tmaxes[i]
     bank_v = np.zeros(tmax + 1)
-    bank_s = np.zeros(tmax + 1)
+    bank_s = np.zeros((2, tmax + 1))
     can = np.zeros(tmax + 1, dtype=np.bool_)
     ej = 1 if entered[j] else 0
     for t in range(1, tmax + 1):
@@ -115,8 +187,8 @@ def _start_value(i, j, x, w, end, target, beyond, score, entered, offset, may_ba
         if not can[t]:
             continue
         if not records[i, t]:
-            bank_v[t] = 1.0 - x
-            bank_s[t] = -1.0
+            bank_v[t] = 1.0 - xb
+            bank_s[1, t] = -1.0
             continue
         new = score[i] + t
         if new >= target:
@@ -125,19 +197,20 @@ def _start_value(i, j, x, w, end, target, beyond, score, entered, offset, may_ba
             else:
                 bank_v[t] = 1.0
         else:
-            bank_v[t] = 1.0 - w[j, new + offset]
+            bank_v[t] = 1.0 - w[j, new + offset, fj, 0]
     cap_v = 1.0 - final[ej, min(target + beyond - score[j], final.shape[1] - 1)] if end == LAST_ROUND else 1.0
     rv = np.zeros((tmax + 1, n_all + 1))
-    rs = np.zeros((tmax + 1, n_all + 1))
-    turn_sweep(tmax, n_all, bank_v, bank_s, can, cap_v, 0.0, 1.0 - x, -1.0, 1.0, end == EXACT,
+    rs = np.zeros((2, tmax + 1, n_all + 1))
+    turn_sweep(tmax, n_all, bank_v, bank_s, can, cap_v, 1.0 - xf, 1.0 - xb, 1.0, end == EXACT,
                gs, gp, gw, os_, op, on, ob, rv, rs)
-    return rv[0, n_all], rs[0, n_all]
+    return rv[0, n_all], rs[0, 0, n_all], rs[1, 0, n_all]
 
 
 @njit(cache=True, parallel=True)
 def solve_two_players(w, end, target, beyond, score, entered, offset, may_bank, records, final, tol,
-                      n_all, gs, gp, gw, os_, op, on, ob):  # pragma: no cover - compiled
-    """Fill w[i, j]: chance that the player to move from seat i wins against seat j, with best play.
+                      n_all, gs, gp, gw, os_, op, on, ob, tmaxes):  # pragma: no cover - compiled
+    """Fill w[i, j, 0, 0]: chance that the player to move from seat i wins against seat j, with best play
+    (rules without the three-farkle penalty).
 
     States are taken by decreasing seat sum: a bank only moves to larger sums, a lost turn to the mirror
     state (j, i), which is solved together with (i, j) by Newton's method on the mover's value.
@@ -149,28 +222,117 @@ def solve_two_players(w, end, target, beyond, score, entered, offset, may_bank, 
         for i in prange(lo, hi + 1):
             j = level - i
             # Start from a neighbour already solved: values change little from one score to the next.
-            u = w[i, j + 1] if j + 1 < seats else 0.5
+            u = w[i, j + 1, 0, 0] if j + 1 < seats else 0.5
             y = 0.5
             yd = 0.0
             for _ in range(60):
                 if i == j:
-                    g, gd = _start_value(i, i, u, w, end, target, beyond, score, entered, offset, may_bank,
-                                         records, final, n_all, gs, gp, gw, os_, op, on, ob)
+                    g, gf, gb = _start_value(i, i, 0, u, u, w, end, target, beyond, score, entered, offset,
+                                             may_bank, records, final, n_all, gs, gp, gw, os_, op, on, ob, tmaxes)
                     f = g - u
-                    slope = gd - 1.0
+                    slope = gf + gb - 1.0
                 else:
-                    y, yd = _start_value(j, i, u, w, end, target, beyond, score, entered, offset, may_bank,
-                                         records, final, n_all, gs, gp, gw, os_, op, on, ob)
-                    g, gd = _start_value(i, j, y, w, end, target, beyond, score, entered, offset, may_bank,
-                                         records, final, n_all, gs, gp, gw, os_, op, on, ob)
+                    y, yf, yb = _start_value(j, i, 0, u, u, w, end, target, beyond, score, entered, offset,
+                                             may_bank, records, final, n_all, gs, gp, gw, os_, op, on, ob, tmaxes)
+                    yd = yf + yb
+                    g, gf, gb = _start_value(i, j, 0, y, y, w, end, target, beyond, score, entered, offset,
+                                             may_bank, records, final, n_all, gs, gp, gw, os_, op, on, ob, tmaxes)
                     f = g - u
-                    slope = gd * yd - 1.0
+                    slope = (gf + gb) * yd - 1.0
                 u_next = min(1.0, max(0.0, u - f / slope))
                 # Both values are piecewise linear in u: the opponent's follows the Newton step linearly.
                 y += yd * (u_next - u)
                 u = u_next
                 if abs(f) < tol:
                     break
-            w[i, j] = u
+            w[i, j, 0, 0] = u
             if i != j:
-                w[j, i] = y
+                w[j, i, 0, 0] = y
+
+
+@njit(cache=True, parallel=True)
+def solve_two_players_penalty(w, penalty_seat, end, target, beyond, score, entered, offset, may_bank, records,
+                              final, tol, n_all, gs, gp, gw, os_, op, on, ob, tmaxes):  # pragma: no cover - compiled
+    """Fill w[i, j, fi, fj] under the three-farkle penalty (fi, fj: farkles in a row, 0 to 2).
+
+    The third farkle in a row moves a player down to penalty_seat[i], to a lower seat sum: passes over
+    the whole table are repeated until no value moves by more than ``tol``. Within a pass, the 18 states
+    of a pair of seats {i, j} (both orders, every count) are tied by lost turns and solved together by
+    Newton's method; banks only lead to higher sums, solved earlier in the pass.
+    Returns the number of passes.
+    """
+    seats = w.shape[0]
+    for sweep in range(200):
+        change = 0.0
+        for level in range(2 * seats - 2, -1, -1):
+            lo = max(0, level - seats + 1)
+            hi = level // 2
+            moved = np.zeros(hi + 1)
+            for i in prange(lo, hi + 1):
+                j = level - i
+                moved[i] = _solve_pair(w, penalty_seat, i, j, end, target, beyond, score, entered, offset,
+                                       may_bank, records, final, tol, n_all, gs, gp, gw, os_, op, on, ob, tmaxes)
+            change = max(change, moved.max())
+        if change < tol:
+            return sweep + 1
+    return 200
+
+
+@njit(cache=True, nogil=True)
+def _solve_pair(w, penalty_seat, i, j, end, target, beyond, score, entered, offset, may_bank, records, final,
+                tol, n_all, gs, gp, gw, os_, op, on, ob, tmaxes):  # pragma: no cover - compiled
+    """Newton's method on the 18 states of seats {i, j}; returns the largest change of a value."""
+    # State k < 9: (mover i, opponent j, fi = k // 3, fj = k % 3); k >= 9: (mover j, opponent i,
+    # fj = (k - 9) // 3, fi = (k - 9) % 3). On the diagonal i == j both halves are the same states.
+    n = 18
+    mover = np.empty(n, dtype=np.int64)
+    opp = np.empty(n, dtype=np.int64)
+    fm = np.empty(n, dtype=np.int64)
+    fo = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        half = k // 9
+        a = (k % 9) // 3
+        b = k % 3
+        mover[k] = i if half == 0 else j
+        opp[k] = j if half == 0 else i
+        fm[k] = a
+        fo[k] = b
+    x = np.empty(n)
+    for k in range(n):
+        x[k] = w[mover[k], opp[k], fm[k], fo[k]]
+    old = x.copy()
+    # Where each state's lost turns lead: an index in the group, or -1 for a state outside it.
+    to_farkle = np.empty(n, dtype=np.int64)
+    to_miss = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        other = 9 if k < 9 else 0
+        to_miss[k] = other + fo[k] * 3 + 0  # (opp, mover, fo, 0)
+        if fm[k] < 2:
+            to_farkle[k] = other + fo[k] * 3 + fm[k] + 1
+        elif penalty_seat[mover[k]] == mover[k]:
+            to_farkle[k] = to_miss[k]
+        else:
+            to_farkle[k] = -1
+    g = np.empty(n)
+    jac = np.zeros((n, n))
+    for _ in range(60):
+        jac[:, :] = 0.0
+        for k in range(n):
+            xf = x[to_farkle[k]] if to_farkle[k] >= 0 else w[opp[k], penalty_seat[mover[k]], fo[k], 0]
+            xb = x[to_miss[k]]
+            v, sf, sb = _start_value(mover[k], opp[k], fo[k], xf, xb, w, end, target, beyond, score, entered,
+                                     offset, may_bank, records, final, n_all, gs, gp, gw, os_, op, on, ob, tmaxes)
+            g[k] = v
+            if to_farkle[k] >= 0:
+                jac[k, to_farkle[k]] += sf
+            jac[k, to_miss[k]] += sb
+            jac[k, k] -= 1.0
+        residual = g - x
+        x = x - np.linalg.solve(jac, residual)
+        for k in range(n):
+            x[k] = min(1.0, max(0.0, x[k]))
+        if np.abs(residual).max() < tol:
+            break
+    for k in range(n):
+        w[mover[k], opp[k], fm[k], fo[k]] = x[k]
+    return np.abs(x - old).max()

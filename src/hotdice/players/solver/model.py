@@ -25,7 +25,11 @@ from hotdice.odds import rolls_with_probability
 from hotdice.rules import End, HotDice, Rules
 from hotdice.scoring import scorer
 
-__all__ = ["RollTable", "Seats", "roll_table", "seats"]
+__all__ = ["RollTable", "Seats", "beyond", "roll_table", "seats"]
+
+# Under end=last-round, a bank far past the target still matters (the opponent's last turn must beat it):
+# turn totals are followed this far past the target (5000 points), and banked there.
+LAST_ROUND_BEYOND = 100
 
 UNIT = 50
 
@@ -107,6 +111,7 @@ class Seats:
     may_bank: npt.NDArray[np.bool_]  # [seat, turn total]: bank allowed (no hot dice or validation pending)
     records: npt.NDArray[np.bool_]  # [seat, turn total]: the bank adds to the score
     max_total: int  # turn totals are tabulated up to this
+    tmax: npt.NDArray[np.int64]  # [seat]: the largest turn total a turn from this seat follows
 
     def seat_of(self, score_units: int, entered: bool) -> int:
         """The seat of an entered (or not) player with this score, which must be below the target."""
@@ -114,14 +119,30 @@ class Seats:
         return 0 if (offset and not entered) else score_units + offset
 
 
+def beyond(rules: Rules) -> int:
+    """How far past the target (units) turn totals are followed.
+
+    end=exact: not at all (passing the target is not offered). end=first: until every bank is allowed
+    (past the minimum bank and the entry), above which a state that may bank wins at once and a state
+    that must roll is worth the same whatever its total (the kernel solves those few values exactly).
+    end=last-round: :data:`LAST_ROUND_BEYOND`.
+    """
+    if rules.end is End.EXACT:
+        return 0
+    if rules.end is End.FIRST:
+        return max(rules.min_bank, rules.entry) // UNIT
+    return LAST_ROUND_BEYOND
+
+
 @functools.lru_cache(maxsize=32)
-def seats(rules: Rules, beyond: int) -> Seats:
-    """Seats of ``rules``; turn totals are tabulated up to the target plus ``beyond`` units."""
+def seats(rules: Rules) -> Seats:
+    """Seats of ``rules``, with the engine's bank rules for every turn total they follow."""
+    past = beyond(rules)
     target = rules.target // UNIT
     has_entry = rules.entry > 0
     scores = ([0] if has_entry else []) + list(range(target))
     entered = ([False] if has_entry else []) + [True] * target
-    max_total = target + beyond
+    max_total = target + past
     may = np.zeros((len(scores), max_total + 1), dtype=np.bool_)
     rec = np.zeros_like(may)
     for i, (sc, en) in enumerate(zip(scores, entered, strict=True)):
@@ -132,4 +153,12 @@ def seats(rules: Rules, beyond: int) -> Seats:
             may[i, t] = bank_refusal(rules, score=sc * UNIT, turn_total=t * UNIT, entered=en,
                                      hot_dice=False, must_validate=False) is None
             rec[i, t] = bank_records(rules, entered=en, turn_total=t * UNIT)
-    return Seats(target, np.array(scores, dtype=np.int64), np.array(entered, dtype=np.bool_), may, rec, max_total)
+    left = [target - sc for sc in scores]
+    if rules.end is End.LAST_ROUND:
+        tmax = [r + past for r in left]
+    elif rules.end is End.FIRST:
+        tmax = [max(r, past) for r in left]
+    else:
+        tmax = left
+    return Seats(target, np.array(scores, dtype=np.int64), np.array(entered, dtype=np.bool_), may, rec, max_total,
+                 np.array(tmax, dtype=np.int64))

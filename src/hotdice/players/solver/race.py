@@ -19,7 +19,6 @@ from hotdice.rules import End, Rules
 
 __all__ = ["RaceSolution", "solve_race"]
 
-BEYOND_FIRST = 40  # past the target a race is over: turn totals a little past it are tabulated
 
 
 @dataclass
@@ -46,24 +45,24 @@ def _sweep(sol: RaceSolution, seat: int, stay: float) -> tuple[npt.NDArray[np.fl
     offset = 1 if r.entry > 0 else 0
     score = int(st.score[seat])
     exact = r.end is End.EXACT
-    tmax = min(st.target - score + (0 if exact else BEYOND_FIRST), st.max_total)
+    tmax = int(st.tmax[seat])
     bank_v = np.zeros(tmax + 1)
-    bank_s = np.zeros(tmax + 1)
+    bank_s = np.zeros((2, tmax + 1))
     can = st.may_bank[seat, : tmax + 1].copy()
     for t in range(1, tmax + 1):
         if not can[t]:
             continue
         if not st.records[seat, t]:
             bank_v[t] = -stay
-            bank_s[t] = -1.0
+            bank_s[1, t] = -1.0
         elif score + t >= st.target:
             bank_v[t] = 0.0  # there: no more turns
         else:
             bank_v[t] = -sol.turns[score + t + offset]
     rv = np.zeros((tmax + 1, tb.dice + 1))
-    rs = np.zeros((tmax + 1, tb.dice + 1))
-    # Every outcome costs this turn: values are minus the turns after it, and this turn adds one.
-    kernel.turn_sweep(tmax, tb.dice, bank_v, bank_s, can, 0.0, 0.0, -stay, -1.0, 0.0, exact, tb.group_start,
+    rs = np.zeros((2, tmax + 1, tb.dice + 1))
+    # Values are minus the turns still needed after this one (a lost turn leaves ``stay`` of them).
+    kernel.turn_sweep(tmax, tb.dice, bank_v, bank_s, can, 0.0, -stay, -stay, 0.0, exact, tb.group_start,
                       tb.group_p, tb.group_win, tb.opt_start, tb.opt_points, tb.opt_next, tb.opt_blocked, rv, rs)
     return rv, rs, bank_v, can, tmax
 
@@ -73,7 +72,7 @@ def solve_race(rules: Rules, tol: float = 1e-10) -> RaceSolution:
     if rules.three_farkles:
         raise ValueError("the race solver does not handle the three-farkle penalty")
     started = time.perf_counter()
-    st = seats(rules, 0 if rules.end is End.EXACT else BEYOND_FIRST)
+    st = seats(rules)
     sol = RaceSolution(rules, st, roll_table(rules), np.zeros(st.score.size), 0.0)
     n_all = sol.table.dice
     for seat in range(st.score.size - 1, -1, -1):
@@ -83,7 +82,7 @@ def solve_race(rules: Rules, tol: float = 1e-10) -> RaceSolution:
             rv, rs, *_ = _sweep(sol, seat, e)
             # The turn: 1 + (turns after it) = 1 - value; at the fixed point this equals e.
             g = 1.0 - rv[0, n_all]
-            gd = -rs[0, n_all]
+            gd = -(rs[0, 0, n_all] + rs[1, 0, n_all])
             f = g - e
             e_next = e - f / (gd - 1.0) if gd < 1.0 - 1e-9 else g
             if abs(f) < tol:

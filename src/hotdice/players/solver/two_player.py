@@ -14,14 +14,11 @@ import numpy as np
 import numpy.typing as npt
 
 from hotdice.players.solver import kernel
-from hotdice.players.solver.model import UNIT, RollTable, Seats, roll_table, seats
+from hotdice.players.solver.model import UNIT, RollTable, Seats, beyond, roll_table, seats
 from hotdice.rules import End, Rules
 
 __all__ = ["TwoPlayerSolution", "solve_two_players"]
 
-# How far past the target turn totals are followed (units of 50). Under end=last-round, banking far past
-# the target still matters (the opponent's last turn must beat it); past this, the turn is banked.
-BEYOND = {End.LAST_ROUND: 100, End.FIRST: 40, End.EXACT: 0}
 _END_CODE = {End.LAST_ROUND: kernel.LAST_ROUND, End.FIRST: kernel.FIRST, End.EXACT: kernel.EXACT}
 
 
@@ -30,34 +27,53 @@ class TwoPlayerSolution:
     rules: Rules
     seats: Seats
     table: RollTable
-    w: npt.NDArray[np.float64]  # [mover's seat, opponent's seat] -> chance the mover wins
+    w4: npt.NDArray[np.float64]  # [mover's seat, opponent's seat, mover's farkles in a row, opponent's]
     final: npt.NDArray[np.float64]  # [opponent entered?, points needed (units)] -> chance of beating it
     seconds: float
+    passes: int = 0  # passes over the whole table (three-farkle penalty only)
+
+    @property
+    def w(self) -> npt.NDArray[np.float64]:
+        """[mover's seat, opponent's seat] -> chance the player about to start a turn wins (no farkles in
+        a row on either side)."""
+        return self.w4[:, :, 0, 0]
 
     @property
     def beyond(self) -> int:
-        return BEYOND[self.rules.end]
+        return beyond(self.rules)
 
-    def start_value(self, mover: int, opponent: int) -> float:
-        """Chance that the player about to start a turn from seat ``mover`` wins against ``opponent``."""
-        return float(self.w[mover, opponent])
+    def counts(self, farkles_in_row: int) -> int:
+        """Index of a count of farkles in a row in the table (always 0 without the penalty)."""
+        return min(farkles_in_row, int(self.w4.shape[2]) - 1)
 
-    def turn_values(self, mover: int, opponent: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64],
-                                                               npt.NDArray[np.bool_], int]:
+    def turn_values(self, mover: int, opponent: int, fm: int = 0, fo: int = 0
+                    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.bool_], int]:
         """For one turn: rv[t, n] (rolling n dice at turn total t), bank values, where banking is allowed,
-        and tmax (turn totals past it are banked there, or not offered under end=exact)."""
-        t = _args(self)
-        x = self.w[opponent, mover]
-        return _turn_arrays(self, mover, opponent, float(x), t)
+        and tmax (turn totals past it are banked there, or not offered under end=exact). ``fm``, ``fo``:
+        farkles in a row of the mover and of the opponent."""
+        fm, fo = self.counts(fm), self.counts(fo)
+        r = self.rules
+        xb = float(self.w4[opponent, mover, fo, 0])
+        if fm + 1 < self.w4.shape[2]:
+            xf = float(self.w4[opponent, mover, fo, fm + 1])
+        elif r.three_farkles:
+            xf = float(self.w4[opponent, int(self.penalty_seats()[mover]), fo, 0])
+        else:
+            xf = xb
+        return _turn_arrays(self, mover, opponent, fo, xf, xb)
+
+    def penalty_seats(self) -> npt.NDArray[np.int64]:
+        return penalty_seats(self.rules, self.seats)
 
 
-def _args(sol: TwoPlayerSolution) -> tuple[object, ...]:
-    tb = sol.table
-    return (tb.dice, tb.group_start, tb.group_p, tb.group_win, tb.opt_start, tb.opt_points, tb.opt_next,
-            tb.opt_blocked)
+def penalty_seats(rules: Rules, st: Seats) -> npt.NDArray[np.int64]:
+    """The seat each seat falls to on a third farkle in a row (its score less the penalty, never below 0)."""
+    p = rules.three_farkles // UNIT
+    return np.array([st.seat_of(max(0, int(sc) - p), bool(en)) for sc, en in zip(st.score, st.entered, strict=True)],
+                    dtype=np.int64)
 
 
-def _turn_arrays(sol: TwoPlayerSolution, i: int, j: int, x: float, targs: tuple[object, ...]
+def _turn_arrays(sol: TwoPlayerSolution, i: int, j: int, fo: int, xf: float, xb: float
                  ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.bool_], int]:
     """The same computation as kernel._start_value, kept in arrays for decisions inside the turn."""
     r = sol.rules
@@ -65,8 +81,7 @@ def _turn_arrays(sol: TwoPlayerSolution, i: int, j: int, x: float, targs: tuple[
     target = st.target
     offset = 1 if r.entry > 0 else 0
     score = st.score
-    tmax = target - int(score[i]) if r.end is End.EXACT else target - int(score[i]) + sol.beyond
-    tmax = min(tmax, st.max_total)
+    tmax = int(st.tmax[i])
     bank_v = np.zeros(tmax + 1)
     can = st.may_bank[i, : tmax + 1].copy()
     ej = 1 if st.entered[j] else 0
@@ -74,7 +89,7 @@ def _turn_arrays(sol: TwoPlayerSolution, i: int, j: int, x: float, targs: tuple[
         if not can[t]:
             continue
         if not st.records[i, t]:
-            bank_v[t] = 1.0 - x
+            bank_v[t] = 1.0 - xb
             continue
         new = int(score[i]) + t
         if new >= target:
@@ -83,49 +98,46 @@ def _turn_arrays(sol: TwoPlayerSolution, i: int, j: int, x: float, targs: tuple[
             else:
                 bank_v[t] = 1.0
         else:
-            bank_v[t] = 1.0 - sol.w[j, new + offset]
-    if r.end is End.LAST_ROUND:
-        cap_v = 1.0 - sol.final[ej, min(target + sol.beyond - int(score[j]), sol.final.shape[1] - 1)]
-    else:
-        cap_v = 1.0
-    n_all = sol.table.dice
-    rv = np.zeros((tmax + 1, n_all + 1))
-    rs = np.zeros((tmax + 1, n_all + 1))
-    kernel.turn_sweep(tmax, n_all, bank_v, np.zeros(tmax + 1), can, cap_v, 0.0, 1.0 - x, -1.0, 1.0,
-                      r.end is End.EXACT, *targs[1:], rv, rs)
+            bank_v[t] = 1.0 - sol.w4[j, new + offset, fo, 0]
+    cap_v = (1.0 - sol.final[ej, min(target + sol.beyond - int(score[j]), sol.final.shape[1] - 1)]
+             if r.end is End.LAST_ROUND else 1.0)
+    tb = sol.table
+    rv = np.zeros((tmax + 1, tb.dice + 1))
+    rs = np.zeros((2, tmax + 1, tb.dice + 1))
+    kernel.turn_sweep(tmax, tb.dice, bank_v, np.zeros((2, tmax + 1)), can, cap_v, 1.0 - xf, 1.0 - xb, 1.0,
+                      r.end is End.EXACT, tb.group_start, tb.group_p, tb.group_win, tb.opt_start, tb.opt_points,
+                      tb.opt_next, tb.opt_blocked, rv, rs)
     return rv, bank_v, can, tmax
 
 
 def solve_two_players(rules: Rules, tol: float = 1e-12) -> TwoPlayerSolution:
-    """Solve the two-player game of ``rules`` (without the three-farkle penalty: see penalty.py)."""
-    if rules.three_farkles:
-        raise ValueError("the three-farkle penalty needs the iterated solver")
+    """Solve the two-player game of ``rules``; with the three-farkle penalty, by repeated passes."""
     started = time.perf_counter()
-    beyond = BEYOND[rules.end]
-    st = seats(rules, beyond)
+    past = beyond(rules)
+    st = seats(rules)
     tb = roll_table(rules)
     target = st.target
     offset = 1 if rules.entry > 0 else 0
-    need_max = target + beyond
+    need_max = target + past
     final = np.zeros((2, need_max + 1))
+    targs = (tb.dice, tb.group_start, tb.group_p, tb.group_win, tb.opt_start, tb.opt_points, tb.opt_next,
+             tb.opt_blocked)
     if rules.end is End.LAST_ROUND:
         for e in (0, 1):
             if e == 0 and not offset:
                 continue
             seat = 0 if e == 0 else st.score.size - 1
-            final[e] = kernel.final_turn_table(need_max, 40, seat, st.may_bank, st.records, tb.dice,
-                                               tb.group_start, tb.group_p, tb.group_win, tb.opt_start,
-                                               tb.opt_points, tb.opt_next, tb.opt_blocked)
+            final[e] = kernel.final_turn_table(need_max, 40, seat, st.may_bank, st.records, *targs)
     n = st.score.size
-    w = np.zeros((n, n))
-    kernel.solve_two_players(w, _END_CODE[rules.end], target, beyond, st.score, st.entered, offset, st.may_bank,
-                             st.records, final, tol, tb.dice, tb.group_start, tb.group_p, tb.group_win,
-                             tb.opt_start, tb.opt_points, tb.opt_next, tb.opt_blocked)
-    return TwoPlayerSolution(rules, st, tb, w, final, time.perf_counter() - started)
-
-
-if __name__ == "__main__":  # pragma: no cover - a quick look while developing
-    import sys
-
-    sol = solve_two_players(Rules.parse(sys.argv[1] if len(sys.argv) > 1 else "farkle"))
-    print(f"solved in {sol.seconds:.1f} s; first player wins {sol.w[0, 0]:.6f}; UNIT={UNIT}")
+    end = _END_CODE[rules.end]
+    w4 = np.zeros((n, n, 1, 1))
+    kernel.solve_two_players(w4, end, target, past, st.score, st.entered, offset, st.may_bank, st.records,
+                             final, tol, *targs, st.tmax)
+    passes = 0
+    if rules.three_farkles:
+        # The game without the penalty is a close first guess for every count of farkles in a row.
+        w4 = np.repeat(np.repeat(w4, 3, axis=2), 3, axis=3)
+        passes = kernel.solve_two_players_penalty(w4, penalty_seats(rules, st), end, target, past, st.score,
+                                                  st.entered, offset, st.may_bank, st.records, final, tol, *targs,
+                                                  st.tmax)
+    return TwoPlayerSolution(rules, st, tb, w4, final, time.perf_counter() - started, passes)
