@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hotdice.dice import SeededDice
-from hotdice.engine import BANK, ROLL, Game, Phase
-from hotdice.expectation import STEP, TurnValues, after_set_aside, bank_points, may_bank, turn_values
+from hotdice.engine import BANK, ROLL, Game, Phase, after_set_aside
+from hotdice.expectation import STEP, TurnValues, bank_points, may_bank, turn_values
 from hotdice.rules import Rules
 from hotdice.scoring import SetAside, scorer
 from hotdice.variants import VARIANTS, find_variant

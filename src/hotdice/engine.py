@@ -35,6 +35,7 @@ __all__ = [
     "RollAction",
     "RollOff",
     "Termination",
+    "after_set_aside",
     "bank_records",
     "bank_refusal",
     "needs_validation",
@@ -342,13 +343,12 @@ class Game:
         self.turn_total += option.points
         self.set_aside.append(keep)
         self.roll = None
-        self.dice_in_hand = option.dice_left
+        self.dice_in_hand, hot, validate = after_set_aside(self.rules, option)
         self._event(EventKind.SET_ASIDE, points=option.points, dice=tuple(keep))
-        if needs_validation(self.rules, option):
+        if validate:
             self.must_validate = True
-        if option.dice_left == 0:
+        if hot:
             self.hot_dice = True
-            self.dice_in_hand = self.rules.dice
             self._event(EventKind.HOT_DICE)
         self.phase = Phase.DECIDE
         seat = self._seats[self.current]
@@ -482,6 +482,13 @@ def needs_validation(rules: Rules, option: Option) -> bool:
     """validate=yes: setting aside a triple, or a full hand, must be validated by a scoring roll before a bank."""
     keep = option.keep
     return rules.validate and (option.dice_left == 0 or any(keep.count(f) >= 3 for f in set(keep)))
+
+
+def after_set_aside(rules: Rules, option: Option) -> tuple[int, bool, bool]:
+    """(dice in hand, hot dice, must validate) right after setting ``option`` aside: all the dice come back
+    after a full hand (hot dice)."""
+    hot = option.dice_left == 0
+    return (rules.dice if hot else option.dice_left), hot, needs_validation(rules, option)
 
 
 def wins_at_once(rules: Rules, score: int) -> Termination | None:

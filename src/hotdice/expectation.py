@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from hotdice.engine import bank_records, bank_refusal
+from hotdice.engine import after_set_aside, bank_records, bank_refusal
 from hotdice.odds import rolls_with_probability
 from hotdice.rules import Rules
 from hotdice.scoring import Option, scorer
@@ -68,13 +68,6 @@ def bank_points(rules: Rules, turn_total: int, *, entered: bool) -> int:
 @functools.lru_cache(maxsize=64)
 def _solo(rules: Rules) -> Rules:
     return rules.replace(rule_4900=False) if rules.rule_4900 else rules
-
-
-def after_set_aside(rules: Rules, option: Option) -> tuple[int, bool, bool]:
-    """(dice in hand, hot dice, must validate) after setting ``option`` aside, as the engine leaves them."""
-    hot = option.dice_left == 0
-    validate = rules.validate and (hot or any(option.keep.count(f) >= 3 for f in set(option.keep)))
-    return (rules.dice if hot else option.dice_left), hot, validate
 
 
 def _column(dice: int, hot: bool, validate: bool) -> int:

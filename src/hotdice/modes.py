@@ -29,7 +29,7 @@ from hotdice.dice import DiceSource, SecureDice, SeededDice
 from hotdice.engine import Action, Game, Phase, RollOff, roll_off
 from hotdice.expectation import may_bank, turn_values
 from hotdice.rules import Rules
-from hotdice.scoring import Combination, DiceError, SetAside, combinations, scorer
+from hotdice.scoring import DiceError, SetAside, scorer
 from hotdice.variants import VARIANTS, find_variant
 
 __all__ = [
@@ -355,26 +355,6 @@ def _dice(dice: Iterable[int]) -> str:
     return " ".join(map(str, dice))
 
 
-def _partition(rules: Rules, dice: SetAside) -> list[Combination]:
-    """The combinations that give a set-aside its points (its best partition), largest first."""
-    s = scorer(rules)
-    total = s.score(dice)
-    assert total is not None
-    for combo in sorted(combinations(rules), key=lambda c: -len(c.dice)):
-        rest = list(dice)
-        try:
-            for d in combo.dice:
-                rest.remove(d)
-        except ValueError:
-            continue
-        if not rest:
-            if combo.points == total:
-                return [combo]
-        elif s.score(rest) == total - combo.points:
-            return [combo, *_partition(rules, SetAside(*rest))]
-    raise AssertionError(f"{dice} has no partition into combinations")  # pragma: no cover
-
-
 @dataclass(frozen=True)
 class ScoringQuestion:
     """A scoring quiz question: what is the best score of this roll, and which set-aside gives it?"""
@@ -408,7 +388,7 @@ class ScoringQuestion:
         keep = self.best_set_aside
         if keep is None:
             return f"{_dice(self.roll)}: nothing scores, a farkle (0)"
-        parts = ", ".join(f"{c.name} = {c.points}" for c in _partition(self.rules, keep))
+        parts = ", ".join(f"{c.name} = {c.points}" for c in scorer(self.rules).partition(keep))
         return f"{_dice(self.roll)}: {parts}; set aside {keep} for {self.best_score}"
 
     def check_score(self, answer: int) -> Answer:

@@ -251,6 +251,26 @@ class Scorer:
                 return option
         return None
 
+    def partition(self, dice: Iterable[int]) -> list[Combination]:
+        """The combinations that give these dice their points (their best partition), largest first."""
+        keep = SetAside(*dice)
+        total = self.score(keep)
+        if total is None:
+            raise DiceError(f"{keep} do not all score together")
+        for combo in sorted(self.combinations, key=lambda c: -len(c.dice)):
+            rest = list(keep)
+            try:
+                for d in combo.dice:
+                    rest.remove(d)
+            except ValueError:
+                continue
+            if not rest:
+                if combo.points == total:
+                    return [combo]
+            elif self.score(rest) == total - combo.points:
+                return [combo, *self.partition(rest)]
+        raise AssertionError(f"{keep} has no partition into combinations")  # pragma: no cover
+
     def best_points_batch(self, rolls: npt.ArrayLike) -> npt.NDArray[np.int32]:
         """Best points of each roll (one roll per row of faces), 0 for a farkle; vectorised."""
         faces = np.asarray(rolls, dtype=np.int64)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from hotdice.engine import bank_records, bank_refusal, needs_validation, room_to_target
+from hotdice.engine import after_set_aside, bank_records, bank_refusal, room_to_target
 from hotdice.odds import rolls_with_probability
 from hotdice.rules import End, HotDice, Rules
 from hotdice.scoring import scorer
@@ -70,9 +70,8 @@ def roll_table(rules: Rules, prune: bool = True) -> RollTable:
             win = s.wins_game(roll)
             opts = set()
             for o in s.options(roll):
-                hot = o.dice_left == 0
-                block = needs_validation(rules, o) or (hot and rules.hot_dice is HotDice.MUST)
-                opts.add((o.points // UNIT, n_all if hot else o.dice_left, block))
+                dice, hot, validate = after_set_aside(rules, o)
+                opts.add((o.points // UNIT, dice, validate or (hot and rules.hot_dice is HotDice.MUST)))
             if prune and rules.end is not End.EXACT:
                 opts = {
                     o for o in opts
