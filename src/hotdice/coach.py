@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from hotdice.engine import BANK, ROLL, Action, Game, Phase, needs_validation
+from hotdice.engine import BANK, ROLL, Action, Game, Phase, after_set_aside
 from hotdice.expectation import turn_values
 from hotdice.players.solver import UNIT, kernel, race_solution, two_player_solution
 from hotdice.players.solver.two_player import TwoPlayerSolution
@@ -123,10 +123,8 @@ def _shown(measure: str, value: float) -> float:
 
 
 def _after(value_of: Valuation, game: Game, option: Option) -> tuple[float, float | None]:
-    r = game.rules
-    hot = option.dice_left == 0
-    blocked = needs_validation(r, option) or (hot and r.hot_dice is HotDice.MUST)
-    return value_of(game.turn_total + option.points, r.dice if hot else option.dice_left, blocked)
+    dice, hot, validate = after_set_aside(game.rules, option)
+    return value_of(game.turn_total + option.points, dice, validate or (hot and game.rules.hot_dice is HotDice.MUST))
 
 
 def _valuation(game: Game, measure: str) -> Valuation:
