@@ -257,9 +257,9 @@ def solve_two_players_penalty(w, penalty_seat, end, target, beyond, score, enter
 
     The third farkle in a row moves a player down to penalty_seat[i], to a lower seat sum: passes over
     the whole table are repeated until no value moves by more than ``tol``. Within a pass, the 18 states
-    of a pair of seats {i, j} (both orders, every count) are tied by lost turns and solved together by
-    Newton's method; banks only lead to higher sums, solved earlier in the pass.
-    Returns the number of passes.
+    of a pair of seats {i, j} (both orders, every count) are tied by lost turns and take one step of
+    Newton's method together (the passes carry on the iteration); banks only lead to higher sums, updated
+    earlier in the pass. The first pass solves each pair fully. Returns the number of passes.
     """
     seats = w.shape[0]
     for sweep in range(200):
@@ -271,7 +271,8 @@ def solve_two_players_penalty(w, penalty_seat, end, target, beyond, score, enter
             for i in prange(lo, hi + 1):
                 j = level - i
                 moved[i] = _solve_pair(w, penalty_seat, i, j, end, target, beyond, score, entered, offset,
-                                       may_bank, records, final, tol, n_all, gs, gp, gw, os_, op, on, ob, tmaxes)
+                                       may_bank, records, final, tol, 60 if sweep == 0 else 1,
+                                       n_all, gs, gp, gw, os_, op, on, ob, tmaxes)
             change = max(change, moved.max())
         if change < tol:
             return sweep + 1
@@ -280,8 +281,9 @@ def solve_two_players_penalty(w, penalty_seat, end, target, beyond, score, enter
 
 @njit(cache=True, nogil=True)
 def _solve_pair(w, penalty_seat, i, j, end, target, beyond, score, entered, offset, may_bank, records, final,
-                tol, n_all, gs, gp, gw, os_, op, on, ob, tmaxes):  # pragma: no cover - compiled
-    """Newton's method on the 18 states of seats {i, j}; returns the largest change of a value."""
+                tol, steps, n_all, gs, gp, gw, os_, op, on, ob, tmaxes):  # pragma: no cover - compiled
+    """Up to ``steps`` steps of Newton's method on the 18 states of seats {i, j}; returns the largest change
+    of a value."""
     # State k < 9: (mover i, opponent j, fi = k // 3, fj = k % 3); k >= 9: (mover j, opponent i,
     # fj = (k - 9) // 3, fi = (k - 9) % 3). On the diagonal i == j both halves are the same states.
     n = 18
@@ -315,7 +317,7 @@ def _solve_pair(w, penalty_seat, i, j, end, target, beyond, score, entered, offs
             to_farkle[k] = -1
     g = np.empty(n)
     jac = np.zeros((n, n))
-    for _ in range(60):
+    for _ in range(steps):
         jac[:, :] = 0.0
         for k in range(n):
             xf = x[to_farkle[k]] if to_farkle[k] >= 0 else w[opp[k], penalty_seat[mover[k]], fo[k], 0]
