@@ -84,7 +84,8 @@ def do(setup: Setup, *steps: str) -> Setup:
 
 
 def test_mode_identifiers_are_the_projects() -> None:
-    assert tuple(m.value for m in Mode) == MODES
+    assert tuple(m.value for m in Mode) == MODES == ("solo", "race", "versus", "together", "daily", "challenge",
+                                                     "training", "pad")
     assert Mode("daily") is Mode.DAILY and Mode.PAD == "pad"
 
 

@@ -26,6 +26,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from hotdice.engine import EventKind, Game
+from hotdice.modes import Mode
 from hotdice.odds import roll_odds
 from hotdice.rules import Rules
 from hotdice.store import NAME_LENGTH, GameResult, RollCount, Store
@@ -41,9 +42,9 @@ __all__ = [
     "statistics",
 ]
 
-MODES = ("solo", "race", "versus", "together", "daily", "challenge", "training", "pad")
-TEN_TURN_MODES = ("solo", "daily", "challenge")  # where "best ten-turn score" is a record
-TRAINING = "training"
+MODES = tuple(m.value for m in Mode)
+TEN_TURN_MODES = (Mode.SOLO.value, Mode.DAILY.value, Mode.CHALLENGE.value)  # "best ten-turn score" is a record
+TRAINING = Mode.TRAINING.value
 DAILY = "daily"
 RACE = "race"
 
