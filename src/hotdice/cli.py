@@ -318,6 +318,261 @@ def stats_command(as_json: JsonOption = False) -> None:
         out.print(daily)
 
 
+@app.command("play", help="Play in the terminal: solo, against the computer, together, daily, challenges, training.")
+def play_command(
+    rules: Annotated[
+        str | None, typer.Option("--rules", "-r", help=_RULES_HELP + " Default: the rules of your settings.")
+    ] = None,
+    lang: Annotated[
+        str | None, typer.Option("--lang", metavar="fr|en", help="Language (default: from your locale).")
+    ] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue the game saved when you last quit.")] = False,
+) -> None:
+    # Imported here: Textual is only needed to play.
+    from hotdice.tui import SaveError, run, saved_game
+
+    if lang is not None and lang not in ("fr", "en"):
+        raise BadInput(f"--lang {lang}: the languages are fr and en")
+    r = None if rules is None else _rules(rules)
+    try:
+        session = saved_game() if resume else None
+    except SaveError as exc:
+        raise BadInput(str(exc)) from None
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise BadInput("hotdice play needs a terminal: run it in a terminal window")
+    run(rules=r, lang=lang, resume=session)
+
+
+@app.command("serve", help="Play in the browser: start the web app (HOTDICE_DATA_DIR, HOTDICE_DATABASE_URL).")
+def serve_command(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")] = 8000,
+) -> None:
+    # Imported here: the web stack is only needed to serve.
+    import socket
+
+    import uvicorn
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from hotdice.web import Settings, create_app
+
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as exc:
+        raise BadInput(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    settings = Settings.from_env()
+    try:
+        web = create_app(settings)
+    except (OSError, SQLAlchemyError) as exc:
+        raise BadInput(f"cannot open the database: {exc}") from None
+    shown = f"[{host}]" if ":" in host else host
+    print(f"hotdice: playing at http://{shown}:{port} (Ctrl+C to stop)", file=sys.stderr)
+    uvicorn.run(web, host=host, port=port, log_level="warning")
+
+
+def _status(text: str, quiet: bool) -> Any:
+    """A spinner on stderr while a table is solved (nothing in JSON mode or when stderr is not a terminal)."""
+    import contextlib
+
+    if quiet or not sys.stderr.isatty():
+        return contextlib.nullcontext()
+    return Console(stderr=True).status(text)
+
+
+def _bank_thresholds(r: Rules) -> list[dict[str, Any]]:
+    """Per dice in hand: the smallest turn total from which banking is always at least as good as rolling
+    (expected points of the turn, once entered), and whether rolling is better somewhere above a lower one."""
+    from hotdice.expectation import STEP, turn_values
+
+    tv = turn_values(r)
+    rows = []
+    for n in range(1, r.dice + 1):
+        rolls = [t for t in range(STEP, tv.cap + STEP, STEP) if tv.should_roll(t, n, entered=True)]
+        threshold = (rolls[-1] + STEP) if rolls else STEP
+        rows.append({"dice": n, "bank_from": threshold, "roll_value_there": tv.roll_value(threshold, n)})
+    return rows
+
+
+def _fairest_handicap(r: Rules, sol: Any) -> tuple[int, float]:
+    """Points given to the second player at the start (banked: they count as on the board) that bring the
+    first player's chance closest to one half."""
+    from hotdice.players.solver import UNIT
+
+    w, st = sol.w, sol.seats
+    best = (0, float(w[0, 0]))
+    for h in range(0, r.target, UNIT):
+        p = float(w[0, st.seat_of(h // UNIT, h > 0 or r.entry == 0)])
+        if abs(p - 0.5) < abs(best[1] - 0.5):
+            best = (h, p)
+    return best
+
+
+@app.command("solve", help="Solve the rules: best play's values, cached in the user's cache folder "
+             "(HOTDICE_CACHE_DIR). Solo: expected points of a turn, bank thresholds by dice in hand, expected "
+             "turns to the target. Two players: the first player's chance and the fairest handicap.")
+def solve_command(
+    rules: RulesOption = "farkle",
+    players: Annotated[int, typer.Option("--players", "-p", metavar="1|2", help="1: solo; 2: two players.")] = 2,
+    as_json: JsonOption = False,
+    check_table: Annotated[
+        bool, typer.Option("--check", help="Also report the largest Bellman residual of the solved table (slow).")
+    ] = False,
+) -> None:
+    from hotdice.players.solver import race_solution, two_player_solution
+    from hotdice.players.solver.check import check
+
+    r = _rules(rules)
+    if players not in (1, 2):
+        raise BadInput(f"--players {players}: solve 1 (solo) or 2 (two players)")
+    data: dict[str, Any] = {"rules": str(r), "players": players}
+    with _status(f"Solving {r} for {players} player{'s' if players == 2 else ''} (once; cached after)", as_json):
+        if players == 1:
+            from hotdice.expectation import turn_values
+
+            tv = turn_values(r)
+            data["turn_points"] = tv.turn_value(entered=True)
+            if r.entry:
+                data["first_turn_points"] = tv.turn_value(entered=False)
+            data["bank_thresholds"] = _bank_thresholds(r)
+            race = None if r.three_farkles else race_solution(r)
+            data["turns_to_target"] = None if race is None else float(race.turns[0])
+            if check_table and race is not None:
+                data["residual"] = check(race)
+        else:
+            sol = two_player_solution(r)
+            data["first_player_wins"] = float(sol.w[0, 0])
+            handicap, chance = _fairest_handicap(r, sol)
+            data["handicap"] = handicap
+            data["first_player_wins_with_handicap"] = chance
+            data["solve_seconds"] = sol.seconds
+            if check_table:
+                data["residual"] = check(sol)
+    if as_json:
+        print(json.dumps(data))
+        return
+    out.print(f"Rules: {r}")
+    if players == 1:
+        out.print(f"Expected points of a turn (best play for points): {data['turn_points']:.1f}")
+        if r.entry:
+            out.print(f"  before entering ({r.entry} in one turn): {data['first_turn_points']:.1f}")
+        table = Table("dice in hand", "bank from (turn total)", title="Bank thresholds (expected points, entered)")
+        for row in data["bank_thresholds"]:
+            table.add_row(str(row["dice"]), str(row["bank_from"]))
+        out.print(table)
+        turns = data["turns_to_target"]
+        out.print("Expected turns to reach the target: "
+                  + ("not solved under the three-farkle penalty" if turns is None else f"{turns:.3f}"))
+    else:
+        out.print(f"First player's chance to win (best play on both sides): {_percent(data['first_player_wins'])}"
+                  f" ({data['first_player_wins']:.6f})")
+        out.print(f"Fairest handicap: the second player starts with {data['handicap']} points; the first "
+                  f"player's chance is then {_percent(data['first_player_wins_with_handicap'])}")
+    if "residual" in data:
+        out.print(f"Largest Bellman residual of the solved table: {data['residual']:.3g}")
+
+
+@app.command("advise", help="The coach: every set-aside of a roll with bank or roll again, valued exactly, best "
+             "first, and what each worse choice costs. Without DICE: roll or bank.")
+def advise_command(
+    scores: Annotated[
+        str,
+        typer.Option("--scores", "-s", metavar="YOU,THEM,...",
+                     help="Banked scores: yours first, then the others in the order they play after you."),
+    ],
+    dice: Annotated[list[str] | None, typer.Argument(help="The dice just rolled: 1 5 5 2 3 4 or 155234.")] = None,
+    turn: Annotated[int, typer.Option("--turn", "-t", metavar="POINTS", help="Points set aside this turn so far.")] = 0,
+    dice_left: Annotated[
+        int | None, typer.Option("--dice-left", "-d", metavar="N", help="Dice in hand (default: as many as DICE).")
+    ] = None,
+    rules: RulesOption = "farkle",
+    as_json: JsonOption = False,
+) -> None:
+    from hotdice.coach import advise, position
+    from hotdice.engine import ROLL, EventKind
+
+    r = _rules(rules)
+    try:
+        banked = [int(s) for s in scores.split(",")]
+    except ValueError:
+        raise BadInput(f"--scores {scores}: write the banked scores as numbers, yours first: 3000,4500") from None
+    roll = _read_roll(dice, r) if dice else None
+    if roll is not None and dice_left is not None and len(roll) != dice_left:
+        raise BadInput(f"{len(roll)} dice given, but --dice-left is {dice_left}")
+    n = dice_left if dice_left is not None else (len(roll) if roll is not None else r.dice)
+    try:
+        game = position(r, banked, turn_total=turn, dice_in_hand=n)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+    if roll is not None:
+        game.apply(ROLL)
+        game.apply_roll(roll)
+    data: dict[str, Any] = {"rules": str(r), "scores": banked, "turn": turn, "dice_left": n,
+                            "dice": None if roll is None else list(roll)}
+    if game.to_act != 0 or game.is_over:
+        ending = {EventKind.FARKLE: "farkle", EventKind.BUST: "bust"}
+        what = "win" if game.is_over else next(ending[e.kind] for e in reversed(game.events) if e.kind in ending)
+        data.update(outcome=what, choices=[])
+        if as_json:
+            print(json.dumps(data))
+            return
+        out.print({"win": "Five 1s in one roll: this roll wins the game at once!",
+                   "farkle": "Farkle: nothing scores, the turn's points are lost.",
+                   "bust": f"Bust: every set-aside passes the target of exactly {r.target}; the turn is lost."}[what])
+        return
+    with _status("Solving the rules (once; cached after)", as_json):
+        advice = advise(game)
+    data.update(outcome=None, measure=advice.measure, choices=[
+        {"keep": None if c.keep is None else str(c.keep), "then": c.then, "value": c.value, "cost": c.cost}
+        for c in advice.choices
+    ])
+    if as_json:
+        print(json.dumps(data))
+        return
+    where = f"scores {'-'.join(map(str, banked))}, turn total {turn}, {n} dice"
+    title = f"{where}, roll {' '.join(map(str, roll))}" if roll is not None else f"{where}: roll or bank"
+    table = Table("choice", "value", "cost", title=f"{title} (rules: {r})")
+    for k, c in enumerate(advice.choices):
+        cost = "best" if k == 0 else _cost(advice.measure, c.cost)
+        table.add_row(str(c), advice.describe(c.value), cost)
+    out.print(table)
+
+
+@app.command("plot", help="Write PNG charts: bank-or-roll regions by turn total and dice in hand (solo, most "
+             "points), and the two-player chance to win over both scores (solved table).")
+def plot_command(
+    rules: RulesOption = "farkle",
+    chart: Annotated[str, typer.Option("--chart", "-c", metavar="bank|win|all", help="Which chart.")] = "all",
+    output: Annotated[Path, typer.Option("--output", "-o", metavar="DIR", help="Folder for the PNG files.")] = Path(),
+) -> None:
+    from hotdice.plot import bank_chart, file_name, win_chart
+
+    r = _rules(rules)
+    if chart not in ("bank", "win", "all"):
+        raise BadInput(f"--chart {chart}: the charts are bank, win and all")
+    if not output.is_dir():
+        raise BadInput(f"--output {output}: no such folder")
+    written = []
+    try:
+        if chart in ("bank", "all"):
+            written.append(bank_chart(r, output / file_name("bank", r)))
+        if chart in ("win", "all"):
+            with _status(f"Solving {r} for two players (once; cached after)", False):
+                written.append(win_chart(r, output / file_name("win", r)))
+    except OSError as exc:
+        raise BadInput(f"cannot write to {output}: {exc.strerror or exc}") from None
+    for path in written:
+        print(path)
+
+
+def _cost(measure: str, cost: float) -> str:
+    if measure == "win":
+        return f"-{100 * cost:.2f} %"
+    if measure == "turns":
+        return f"+{cost:.3f} turns"
+    return f"-{cost:.1f} points"
+
+
 def _fail(message: str) -> NoReturn:
     print(f"hotdice: error: {message}", file=sys.stderr)
     raise SystemExit(2)

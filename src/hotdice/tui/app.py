@@ -1,0 +1,221 @@
+"""The Textual app of ``hotdice play``: the language, the rules in force, and how each mode is started.
+
+Screens: the menu (:mod:`.screens.menu`), the table (:mod:`.screens.table`), the forms a mode asks first,
+statistics, settings and training. Tests build the app with seeded dice, a fixed clock and no pace, so a
+game played through key presses is the same every time.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import datetime
+from typing import ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from hotdice.dice import SeededDice
+from hotdice.modes import Challenge, Mode, Setup, challenge, daily, pad, race, solo, together, versus
+from hotdice.rules import Rules
+from hotdice.tui.i18n import Translator, detect_language
+from hotdice.tui.prefs import Prefs
+from hotdice.tui.screens.menu import MenuScreen
+from hotdice.tui.session import GameKind, SaveError, Session, save_path
+
+__all__ = ["DEFAULT_PACE", "HotDiceApp"]
+
+DEFAULT_PACE = 0.7  # seconds between two of the computer's actions
+
+
+class HotDiceApp(App[None]):
+    CSS_PATH = "hotdice.tcss"
+    TITLE = "hotdice"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", show=False, priority=True)]
+
+    def __init__(
+        self,
+        *,
+        rules: Rules | None = None,
+        lang: str | None = None,
+        resume: Session | None = None,
+        dice_seed: bytes | None = None,
+        pace: float = DEFAULT_PACE,
+        now: datetime | None = None,
+        rng: random.Random | None = None,
+        warm: bool = True,
+    ) -> None:
+        """``dice_seed``, ``now`` and ``rng`` make games repeatable (tests); ``pace`` 0 plays the computer at once;
+        ``warm`` solves what the coach and the computer need as a game opens (tests leave it off)."""
+        super().__init__()
+        self.prefs = Prefs.load()
+        self.rules = rules if rules is not None else Rules.parse(self.prefs.rules)
+        self.t = Translator(lang or self.prefs.lang or detect_language())
+        self.resume_session = resume
+        self.dice_seed = dice_seed
+        self.pace = pace
+        self.now = now
+        self.rng = rng if rng is not None else random.Random()
+        self.warm = warm
+        self.last_record_note = ""
+
+    def get_default_screen(self) -> Screen[None]:
+        return MenuScreen()
+
+    def on_mount(self) -> None:
+        if self.resume_session is not None:
+            session, self.resume_session = self.resume_session, None
+            self._open(session)
+
+    # -- names ---------------------------------------------------------------------------------
+
+    def player_name(self) -> str:
+        return self.prefs.name or self.t("player.you")
+
+    def mode_title(self, session: Session) -> str:
+        t = self.t
+        setup = session.setup
+        if session.mode is Mode.VERSUS:
+            return t("mode.versus", level=t(f"level.{session.level or 'medium'}"))
+        if session.mode is Mode.DAILY:
+            return t("mode.daily", day="" if setup.day is None else setup.day.isoformat())
+        if session.mode is Mode.CHALLENGE:
+            return t("mode.challenge", code="" if setup.challenge is None else setup.challenge.code)
+        return t(f"mode.{session.mode.value}")
+
+    def saved_game_label(self) -> str | None:
+        """What the saved game is, for the menu; None if there is none that can be resumed."""
+        if not save_path().exists():
+            return None
+        try:
+            session = Session.load()
+        except SaveError:
+            return None
+        scores = " – ".join(self.t.number(s) for s in session.game.scores)
+        return f"{self.mode_title(session)}: {scores}"
+
+    # -- starting games ------------------------------------------------------------------------
+
+    def choose(self, item: str) -> None:
+        """Do what a menu item says."""
+        from hotdice.tui.screens.forms import ChallengeCreatedScreen, ChallengeJoinScreen, NamesScreen
+        from hotdice.tui.screens.settings import SettingsScreen
+        from hotdice.tui.screens.stats import StatsScreen
+        from hotdice.tui.screens.training import TrainingScreen
+
+        if item == "resume":
+            try:
+                self._open(Session.load(rng=self.rng))
+            except SaveError as exc:
+                self.notify(str(exc), severity="error")
+        elif item in ("solo", "race", "daily"):
+            self.start(GameKind(Mode(item)))
+        elif item.startswith("versus-"):
+            self.start(GameKind(Mode.VERSUS, level=item.removeprefix("versus-")))
+        elif item in ("together", "pad"):
+            self.push_screen(NamesScreen(Mode(item)))
+        elif item == "challenge-new":
+            preset = str(self.rules).split(",")[0]
+            self.push_screen(ChallengeCreatedScreen(Challenge.new(preset, rng=self.rng)))
+        elif item == "challenge-join":
+            self.push_screen(ChallengeJoinScreen())
+        elif item == "training":
+            self.push_screen(TrainingScreen(self.rules, random.Random(self.rng.getrandbits(64))))
+        elif item == "stats":
+            self.push_screen(StatsScreen())
+        elif item == "settings":
+            self.push_screen(SettingsScreen())
+        elif item == "quit":
+            self.exit()
+
+    def new_setup(self, kind: GameKind) -> Setup:
+        """The mode's setup for ``kind``, with the app's dice; ValueError (from the modes) if it cannot be."""
+        dice = None if self.dice_seed is None else SeededDice(self.dice_seed)
+        name, rules = self.player_name(), self.rules
+        mode = kind.mode
+        if mode is Mode.SOLO:
+            setup = solo(rules, name, dice=dice)
+        elif mode is Mode.RACE:
+            setup = race(rules, name, dice=dice)
+        elif mode is Mode.VERSUS:
+            computer = self.t("player.computer")
+            setup = versus(rules, name, computer if computer != name else f"{computer} 2", dice=dice)
+        elif mode is Mode.TOGETHER:
+            setup = together(rules, kind.names, hold_roll_off=kind.roll_off, dice=dice)
+        elif mode is Mode.PAD:
+            return pad(rules, kind.names)
+        elif mode is Mode.DAILY:
+            return daily(name, now=self.now)
+        elif mode is Mode.CHALLENGE:
+            assert kind.code is not None
+            return challenge(kind.code, name)
+        else:
+            raise ValueError(f"{mode.value} is not a game")
+        if self.dice_seed is not None:
+            setup.seed = self.dice_seed  # recorded, so that a resumed game rolls the same dice
+        return setup
+
+    def start(self, kind: GameKind, *, replace: bool = False) -> str | None:
+        """Start a game of ``kind`` at the table; the reason (translated) if it cannot start."""
+        try:
+            setup = self.new_setup(kind)
+        except ValueError as exc:
+            return self.t.engine(str(exc))
+        if replace:
+            self.pop_screen()
+        rng = random.Random(self.rng.getrandbits(64))
+        self._open(Session(setup, level=kind.level, rng=rng))
+        return None
+
+    def _open(self, session: Session) -> None:
+        from hotdice.tui.screens.table import TableScreen
+
+        self.push_screen(TableScreen(session))
+
+    def play_again(self, session: Session) -> None:
+        self.back_to_menu()
+        error = self.start(session.kind)
+        if error is not None:
+            self.notify(error, severity="error")
+
+    def back_to_menu(self) -> None:
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+
+    # -- the end of a game ---------------------------------------------------------------------
+
+    def record_finished(self, session: Session) -> None:
+        """Record a finished game in the statistics (from the first seat) and clear its save if resumed."""
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from hotdice.stats import record_game
+        from hotdice.store import Store
+
+        if session.resumed:
+            save_path().unlink(missing_ok=True)
+        try:
+            with Store() as store:
+                result = record_game(
+                    store,
+                    session.game,
+                    player=0,
+                    mode=session.mode.value,
+                    opponent=session.opponent,
+                    record_json=json.dumps(session.record().to_json()),
+                    day=session.setup.day,
+                )
+        except (OSError, SQLAlchemyError, ValueError) as exc:
+            self.last_record_note = self.t("over.not_recorded", error=exc)
+            return
+        self.last_record_note = self.t("over.recorded" if result.official else "over.unofficial")
+
+    async def action_quit(self) -> None:
+        """Quit; a game in progress is saved first, to be resumed with ``hotdice play --resume``."""
+        from hotdice.tui.screens.table import TableScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, TableScreen):
+                screen.save_if_unfinished()
+        self.exit()

@@ -1,0 +1,1 @@
+"""The screens of the terminal game: menu, table, forms, dialogs, statistics, settings, training."""

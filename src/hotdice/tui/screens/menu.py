@@ -1,0 +1,95 @@
+"""The menu: every mode, the saved game to resume, training, statistics and settings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from hotdice.tui.session import LEVELS
+
+if TYPE_CHECKING:
+    from hotdice.tui.app import HotDiceApp
+
+__all__ = ["MENU_ITEMS", "MenuScreen"]
+
+# The items in order; "resume" shows only when a saved game can be resumed.
+MENU_ITEMS = (
+    "resume",
+    "solo",
+    "race",
+    *(f"versus-{level}" for level in LEVELS),
+    "together",
+    "daily",
+    "challenge-new",
+    "challenge-join",
+    "pad",
+    "training",
+    "stats",
+    "settings",
+    "quit",
+)
+
+
+class MenuScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "app.quit", show=False),
+        Binding("escape", "app.quit", show=False),
+    ]
+
+    @property
+    def hotdice(self) -> HotDiceApp:
+        from hotdice.tui.app import HotDiceApp
+
+        assert isinstance(self.app, HotDiceApp)
+        return self.app
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="menu-title")
+        yield OptionList(id="menu-options")
+        yield Static(id="menu-rules")
+        yield Static(id="keys")
+
+    def on_mount(self) -> None:
+        self.relabel()
+
+    def on_screen_resume(self) -> None:
+        self.relabel()
+
+    def relabel(self) -> None:
+        """Write the menu in the current language, with the rules in force and the saved game, if any."""
+        app = self.hotdice
+        t = app.t
+        title = Text(t("app.title"), style="bold")
+        title.append("  " + t("app.subtitle"), style="italic")
+        self.query_one("#menu-title", Static).update(title)
+        self.query_one("#menu-rules", Static).update(t("menu.rules", rules=str(app.rules)))
+        self.query_one("#keys", Static).update(t("menu.keys"))
+        saved = app.saved_game_label()
+        options = self.query_one("#menu-options", OptionList)
+        keep = options.highlighted_option.id if options.highlighted_option is not None else None
+        options.clear_options()
+        for item in MENU_ITEMS:
+            if item == "resume":
+                if saved is None:
+                    continue
+                label = t("menu.resume", what=saved)
+            elif item.startswith("versus-"):
+                label = t("menu.versus", level=t(f"level.{item.removeprefix('versus-')}"))
+            elif item == "race":
+                label = t("menu.race", target=t.number(app.rules.target))
+            else:
+                label = t(f"menu.{item.replace('-', '_')}")
+            options.add_option(Option(label, id=item))
+        ids = [o.id for o in options.options]
+        options.highlighted = ids.index(keep) if keep in ids else 0
+        options.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id is not None:
+            self.hotdice.choose(event.option.id)

@@ -1,0 +1,684 @@
+"""The table: the dice, the scores, what the current selection is worth, and the game's moments.
+
+Every legality question goes to the engine: the set-asides on offer (``game.options()``), whether a bank is
+allowed (``game.why_not_bank()``, or :func:`hotdice.engine.bank_refusal` for the bank that would follow the
+selection), and the points of the selection (``scorer(rules).score``). The screen only keeps what it shows:
+which dice are picked, the cursor, and how far it has told the game's events.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Input, RichLog, Static
+from textual.worker import get_current_worker
+
+from hotdice.coach import Advice, advise
+from hotdice.engine import (
+    BANK,
+    ROLL,
+    Action,
+    Event,
+    EventKind,
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    Phase,
+    bank_records,
+    bank_refusal,
+    needs_validation,
+    room_to_target,
+)
+from hotdice.modes import Mode
+from hotdice.odds import roll_odds
+from hotdice.scoring import DiceError, Option, SetAside, parse_dice, scorer
+from hotdice.tui.session import Session, shown_rules
+from hotdice.tui.widgets import DiceRow, Scoreboard, ScoreLine
+
+if TYPE_CHECKING:
+    from hotdice.tui.app import HotDiceApp
+
+__all__ = ["TableScreen"]
+
+# Which of a batch of events is the moment shown above the dice (highest first).
+_STATUS_WIDTH = 50  # the status lines' room at 80 columns
+_MOMENT_RANK = {
+    EventKind.GAME_OVER: 9,
+    EventKind.PENALTY: 8,
+    EventKind.BUST: 7,
+    EventKind.FARKLE: 6,
+    EventKind.LAST_ROUND: 5,
+    EventKind.ENTRY_MISSED: 4,
+    EventKind.HOT_DICE: 4,
+    EventKind.BANK: 3,
+}
+_MOMENT_CLASS = {
+    EventKind.GAME_OVER: "winner",
+    EventKind.PENALTY: "farkle",
+    EventKind.BUST: "farkle",
+    EventKind.FARKLE: "farkle",
+    EventKind.LAST_ROUND: "last-round",
+    EventKind.ENTRY_MISSED: "farkle",
+    EventKind.HOT_DICE: "hot-dice",
+    EventKind.BANK: "bank",
+}
+
+
+class GameLog(RichLog, can_focus=False):
+    """The game's log: told from the engine's events; never takes the keys from the table."""
+
+
+class TableScreen(Screen[None]):
+    """One game at the table, until it ends (then the results) or the player leaves (then it is saved)."""
+
+    AUTO_FOCUS = None  # keys go to the table; only the score pad's dice input takes focus, when shown
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(str(n), f"pick({n - 1})", show=False) for n in range(1, 7)),
+        Binding("left", "cursor(-1)", show=False),
+        Binding("right", "cursor(1)", show=False),
+        Binding("space", "space", show=False),
+        Binding("r", "roll", show=False),
+        Binding("b", "bank", show=False),
+        Binding("h", "hint", show=False),
+        Binding("question_mark", "scoring", show=False),
+        Binding("q", "leave", show=False),
+        Binding("escape", "leave", show=False),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.picked: set[int] = set()
+        self.cursor = 0
+        self.told = 0  # events already written to the log
+        self.running_total = 0  # the turn total as the log has told it
+        self.dead_roll: tuple[int, ...] | None = None  # the roll that farkled or bust, shown until the next roll
+        self.moment: tuple[str, str] = ("", "")  # (text, class)
+        self.message = ""
+        self.advice: Text | None = None
+        self.computer_running = False
+        self.thinking = False  # the computer is choosing (a first solve can take a while)
+        self.skip = threading.Event()
+        self.warming: threading.Thread | None = None
+        self.finished = False
+        self.leaving = False
+
+    @property
+    def hotdice(self) -> HotDiceApp:
+        from hotdice.tui.app import HotDiceApp
+
+        assert isinstance(self.app, HotDiceApp)
+        return self.app
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="table-title")
+        with Horizontal(id="table-body"):
+            yield Scoreboard(id="scores")
+            with Vertical(id="play"):
+                yield Static(id="moment")
+                yield DiceRow(id="dice")
+                yield Static(id="status")
+                yield Static(id="message")
+                yield Input(id="pad-input", disabled=True)
+                yield Static(id="advice")
+        yield GameLog(id="log", wrap=True, markup=False, max_lines=500)
+        yield Static(id="keys")
+
+    def on_mount(self) -> None:
+        log = self.query_one("#log", RichLog)
+        self.query_one("#pad-input", Input).display = False
+        self.query_one("#advice", Static).display = False
+        t = self.hotdice.t
+        off = self.session.setup.roll_off
+        if off is not None:
+            players = self.session.game.players
+            for number, rolled in enumerate(off.rounds):
+                rolls = ", ".join(f"{players[p]} {d}" for p, d in rolled)
+                log.write(t("roll_off.line", rolls=rolls) if number == 0 else f"  {rolls}")
+            log.write(t("roll_off.starts", name=players[off.first]))
+        if self.hotdice.warm:
+            self.warm_up()
+        self.sync()
+
+    # -- reading the engine --------------------------------------------------------------------
+
+    def human_to_act(self) -> bool:
+        game = self.session.game
+        return game.to_act is not None and not self.session.computer_to_act() and not self.computer_running
+
+    def selection(self) -> SetAside | None:
+        roll = self.session.game.roll
+        if roll is None or not self.picked:
+            return None
+        return SetAside(*(roll[i] for i in sorted(self.picked) if i < len(roll)))
+
+    def selected_option(self) -> Option | None:
+        keep = self.selection()
+        return next((o for o in self.session.game.options() if o.keep == keep), None)
+
+    def refusal_of(self, keep: SetAside) -> str:
+        """The engine's reason for refusing a set-aside it does not offer (asking it changes nothing)."""
+        try:
+            self.session.game.apply(keep)
+        except (IllegalMoveError, InvalidMoveError) as exc:
+            return self.hotdice.t.engine(str(exc))
+        raise AssertionError("a set-aside that is not offered was accepted")  # pragma: no cover
+
+    def bank_after(self, option: Option) -> str | None:
+        """Why the bank right after setting ``option`` aside would be refused, or None (engine's rule)."""
+        game = self.session.game
+        seat = game.current
+        total = game.turn_total + option.points
+        room = room_to_target(game.rules, game.scores[seat], game.turn_total)
+        if room is not None and option.points == room:
+            return None  # reaching the exact target banks at once
+        return bank_refusal(
+            game.rules,
+            score=game.scores[seat],
+            turn_total=total,
+            entered=game.entered[seat],
+            hot_dice=option.dice_left == 0,
+            must_validate=needs_validation(game.rules, option),
+        )
+
+    # -- drawing -------------------------------------------------------------------------------
+
+    def sync(self) -> None:
+        """Show the engine's state: new events to the log and the moment, then every panel."""
+        game = self.session.game
+        self.tell(game.events[self.told :])
+        self.told = len(game.events)
+        if game.phase is not Phase.SET_ASIDE:
+            self.picked.clear()
+        self.draw()
+        if game.outcome is not None and not self.finished:
+            self.finish()
+        elif self.session.computer_to_act() and not self.computer_running and not self.leaving:
+            self.computer_running = True
+            self.skip.clear()
+            self.play_computer()
+
+    def tell(self, events: Sequence[Event]) -> None:
+        t = self.hotdice.t
+        game = self.session.game
+        log = self.query_one("#log", RichLog)
+        best: tuple[int, str, str] | None = None
+        for event in events:
+            name = game.players[event.player]
+            kind = event.kind
+            line = ""
+            if kind is EventKind.TURN:
+                line = t("log.turn", name=name, n=game.turns_played[event.player] + 1)
+                self.running_total = 0
+                if self.session.mode in (Mode.TOGETHER, Mode.PAD) and len(game.players) > 1:
+                    best = best or (1, t("table.pass_to", name=name), "turn")
+            elif kind is EventKind.ROLL:
+                line = t("log.roll", name=name, dice=" ".join(map(str, event.dice)))
+                self.dead_roll = None
+                self.picked.clear()
+                self.advice = None
+            elif kind is EventKind.VALIDATED:
+                line = t("log.validated")
+            elif kind is EventKind.SET_ASIDE:
+                self.running_total += event.points
+                line = t("log.set_aside", name=name, dice=" ".join(map(str, event.dice)),
+                         points=t.number(event.points), total=t.number(self.running_total))
+            elif kind is EventKind.HOT_DICE:
+                line = t("log.hot_dice", n=game.rules.dice)
+            elif kind is EventKind.FARKLE:
+                line = (t("log.farkle", name=name, points=t.number(event.points)) if event.points
+                        else t("log.farkle_nothing", name=name))
+                self.dead_roll = self._last_roll(event)
+            elif kind is EventKind.BUST:
+                line = t("log.bust", name=name, target=t.number(game.rules.target), points=t.number(event.points))
+                self.dead_roll = self._last_roll(event)
+            elif kind is EventKind.PENALTY:
+                line = t("log.penalty", name=name, points=t.number(event.points))
+            elif kind is EventKind.BANK:
+                line = t("log.bank", name=name, points=t.number(event.points), score=t.number(self._score_after(event)))
+            elif kind is EventKind.ENTRY_MISSED:
+                line = t("log.entry_missed", name=name, points=t.number(event.points),
+                         entry=t.number(game.rules.entry))
+            elif kind is EventKind.LAST_ROUND:
+                line = t("log.last_round", name=name, points=t.number(event.points))
+            elif kind is EventKind.GAME_OVER:
+                line = self._game_over_line()
+            if line:
+                log.write(line)
+            rank = _MOMENT_RANK.get(kind)
+            if rank is not None and (best is None or rank >= best[0]):
+                best = (rank, line, _MOMENT_CLASS[kind])
+        if best is not None:
+            self.moment = (best[1], best[2])
+        elif events:
+            self.moment = ("", "")
+
+    def _last_roll(self, event: Event) -> tuple[int, ...] | None:
+        for e in reversed(self.session.game.events):
+            if e.kind is EventKind.ROLL and e.turn == event.turn:
+                return e.dice
+        return None
+
+    def _score_after(self, bank: Event) -> int:
+        """The banker's score after this bank, from the events (the engine's scores are the latest)."""
+        game = self.session.game
+        score = 0
+        for e in game.events:
+            if e.player == bank.player:
+                if e.kind is EventKind.BANK:
+                    score += e.points
+                elif e.kind is EventKind.PENALTY:
+                    score -= e.points
+            if e is bank:
+                break
+        return score
+
+    def _game_over_line(self) -> str:
+        t = self.hotdice.t
+        game = self.session.game
+        assert game.outcome is not None
+        winners = game.outcome.winners
+        names = t("log.and").join(game.players[w] for w in winners)
+        return t("log.game_over" if len(winners) == 1 else "log.game_over_shared", winners=names)
+
+    def draw(self) -> None:
+        t = self.hotdice.t
+        game = self.session.game
+        rules = game.rules
+        # title
+        title = self.hotdice.mode_title(self.session)
+        right = ""
+        seat = game.current
+        if game.turn_limit is not None:
+            right = t("table.turn_limit", n=min(game.turns_played[seat] + 1, game.turn_limit), limit=game.turn_limit)
+        else:
+            right = t("table.turn_number", n=game.turns_played[seat] + 1)
+        if game.last_round_by is not None and game.outcome is None:
+            right = f"{t('table.last_round')} · {right}"
+        head = f" {title} · {shown_rules(rules)}"
+        width = max(self.size.width, 40)
+        room = width - len(right) - 2
+        head = head if len(head) <= room else head[: room - 1] + "…"
+        self.query_one("#table-title", Static).update(
+            f"{head}{' ' * (width - len(head) - len(right) - 1)}{right}", layout=False
+        )
+        # scores
+        board = self.query_one("#scores", Scoreboard)
+        board.number_format = "\u00a0" if t.lang == "fr" else ","
+        board.show_entry = rules.entry > 0
+        board.lines = tuple(
+            ScoreLine(name, score, entered, farkles, game.outcome is None and i == game.current)
+            for i, (name, score, entered, farkles) in enumerate(
+                zip(game.players, game.scores, game.entered, game.farkles_in_row, strict=True)
+            )
+        )
+        legend = []
+        if rules.entry > 0:
+            legend += [t("table.on_board"), t("table.not_on_board", entry=t.number(rules.entry))]
+        if any(game.farkles_in_row):
+            legend.append(t("table.farkles_row"))
+        board.legend = tuple(legend)
+        board.border_title = t("table.scores")
+        # moment
+        moment = self.query_one("#moment", Static)
+        text, kind = self.moment
+        if not text:
+            text, kind = self._whose_turn()
+        moment.update(text, layout=False)
+        moment.set_classes(f"moment-{kind}" if kind else "")
+        # dice
+        dice = self.query_one("#dice", DiceRow)
+        if game.phase is Phase.SET_ASIDE and game.roll is not None:
+            dice.faces, dice.tone = game.roll, "live"
+        elif self.dead_roll is not None:
+            dice.faces, dice.tone = self.dead_roll, "farkle"
+        elif game.phase is Phase.OVER:
+            dice.faces, dice.tone = (), "waiting"
+        else:
+            dice.faces, dice.tone = (None,) * game.dice_to_roll, "waiting"
+        dice.picked = frozenset(self.picked)
+        human = self.human_to_act() and game.phase is Phase.SET_ASIDE
+        dice.cursor = self.cursor if human else -1
+        # status
+        self.query_one("#status", Static).update(self.status_text(), layout=False)
+        self.say(self.message)
+        pad = self.query_one("#pad-input", Input)
+        waiting_for_dice = game.phase is Phase.CHANCE and self.session.mode is Mode.PAD
+        if waiting_for_dice and not pad.display:
+            pad.value = ""
+            pad.placeholder = t("table.pad_prompt", dice=t.dice(game.dice_to_roll),
+                                example="".join(str(i % 6 + 1) for i in range(game.dice_to_roll)))
+            pad.display = True
+            pad.disabled = False
+            pad.focus()
+        elif not waiting_for_dice and pad.display:
+            pad.display = False
+            pad.disabled = True
+        advice = self.query_one("#advice", Static)
+        advice.display = self.advice is not None
+        if self.advice is not None:
+            advice.update(self.advice)
+        # keys
+        n = rules.dice
+        if game.outcome is not None:
+            keys = t("over.keys")
+        elif self.session.computer_to_act() or self.computer_running:
+            keys = t("table.keys_computer")
+        else:
+            keys = t("table.keys", n=n)
+        self.query_one("#keys", Static).update(keys, layout=False)
+
+    def _whose_turn(self) -> tuple[str, str]:
+        t = self.hotdice.t
+        game = self.session.game
+        if game.outcome is not None:
+            return self._game_over_line(), "winner"
+        name = game.players[game.current]
+        if self.thinking:
+            return t("table.computer_thinking", name=name), "computer"
+        if self.session.computer_to_act() or self.computer_running:
+            return t("table.computer_turn", name=name), "computer"
+        if self.session.mode in (Mode.TOGETHER, Mode.PAD):
+            return t("table.turn_of", name=name), "turn"
+        return t("table.your_turn"), "turn"
+
+    def status_text(self) -> Text:
+        t = self.hotdice.t
+        game = self.session.game
+        rules = game.rules
+        lines: list[Text] = []
+        if game.outcome is not None:
+            return Text("")
+        total = game.turn_total
+        if game.phase is Phase.SET_ASIDE:
+            keep = self.selection()
+            option = self.selected_option()
+            if keep is None:
+                human = not (self.session.computer_to_act() or self.computer_running)
+                lines.append(Text(t("table.selection_none", n=len(game.roll or ())) if human else ""))
+            elif option is not None:
+                lines.append(Text(t("table.selection_ok", dice=" ".join(map(str, keep)),
+                                    points=t.number(option.points)), style="bold"))
+            elif scorer(rules).score(keep) is None:
+                lines.append(Text(t("table.selection_no_score", dice=" ".join(map(str, keep))), style="italic"))
+            else:
+                lines.append(Text(t("table.selection_refused", dice=" ".join(map(str, keep)),
+                                    reason=self.refusal_of(keep)), style="italic"))
+            if option is not None:
+                after = total + option.points
+                lines.append(Text(t("table.turn_total_after", total=t.number(total), after=t.number(after))))
+                n = option.dice_left or rules.dice
+                risk = t("table.risk", dice=t.dice(n), risk=t.percent(float(roll_odds(rules, n).farkle)))
+                if option.dice_left == 0:
+                    risk += " · " + t("table.hot_dice_hand", n=rules.dice)
+                lines.append(Text(risk))
+                refusal = self.bank_after(option)
+                lines.append(Text(self._bank_line(after, refusal)))
+            else:
+                lines.append(Text(t("table.turn_total", total=t.number(total))))
+                lines.append(Text(t("table.risk_unknown")))
+        else:
+            lines.append(Text(self._set_aside_line()))
+            hand = t("table.in_hand", dice=t.dice(game.dice_to_roll))
+            if game.hot_dice:
+                hand = t("table.hot_dice_hand", n=rules.dice)
+            lines.append(Text(f"{t('table.turn_total', total=t.number(total))} · {hand}"))
+            if game.phase is Phase.CHANCE and self.session.mode is Mode.PAD:
+                lines.append(Text(t("table.pad_roll")))
+            else:
+                n = game.dice_to_roll
+                lines.append(Text(t("table.risk", dice=t.dice(n), risk=t.percent(float(roll_odds(rules, n).farkle)))))
+            if game.phase is Phase.DECIDE:
+                lines.append(Text(self._bank_line(total, game.why_not_bank())))
+        return Text("\n").join(lines)
+
+    def _bank_line(self, total: int, refusal: str | None) -> str:
+        t = self.hotdice.t
+        game = self.session.game
+        seat = game.current
+        if refusal is not None:
+            return t("table.bank_no", reason=t.engine(refusal))
+        if not bank_records(game.rules, entered=game.entered[seat], turn_total=total):
+            return t("table.bank_not_recorded", points=t.number(total), entry=t.number(game.rules.entry))
+        return t("table.bank_ok", points=t.number(total), score=t.number(game.scores[seat] + total))
+
+    def _set_aside_line(self) -> str:
+        t = self.hotdice.t
+        kept = self.session.game.set_aside
+        if not kept:
+            return t("table.set_aside_none")
+        groups = [" ".join(map(str, k)) for k in kept]
+        line = t("table.set_aside", dice=" │ ".join(groups))
+        while len(line) > _STATUS_WIDTH and len(groups) > 1:  # a long turn: its latest set-asides
+            groups.pop(0)
+            line = t("table.set_aside", dice="… │ " + " │ ".join(groups))
+        return line
+
+    # -- the player's keys ----------------------------------------------------------------------
+
+    def say(self, message: str) -> None:
+        """Show a message under the status (a refusal, a typing mistake); the layout moves only if it changes."""
+        shown = self.query_one("#message", Static)
+        if message != self.message or str(shown.content) != message:
+            shown.update(message)
+        self.message = message
+
+    def action_pick(self, index: int) -> None:
+        game = self.session.game
+        if not self.human_to_act() or game.phase is not Phase.SET_ASIDE or game.roll is None:
+            return
+        if index >= len(game.roll):
+            return
+        self.picked ^= {index}
+        self.cursor = index
+        self.message = ""
+        self.draw()
+
+    def action_cursor(self, step: int) -> None:
+        game = self.session.game
+        if not self.human_to_act() or game.roll is None:
+            return
+        self.cursor = (self.cursor + step) % len(game.roll)
+        self.draw()
+
+    def action_space(self) -> None:
+        if self.computer_running:
+            self.skip.set()
+            return
+        self.action_pick(self.cursor)
+
+    def action_roll(self) -> None:
+        self.act(ROLL)
+
+    def action_bank(self) -> None:
+        self.act(BANK)
+
+    def act(self, then: Action) -> None:
+        """Set the picked dice aside if a roll is on the table, then roll or bank, as the engine allows."""
+        game = self.session.game
+        t = self.hotdice.t
+        if not self.human_to_act():
+            return
+        self.message = ""
+        if game.phase is Phase.SET_ASIDE:
+            keep = self.selection()
+            if keep is None:
+                self.say(t("table.pick_first", n=len(game.roll or ())))
+                return
+            option = self.selected_option()
+            if option is None:
+                self.say(self.refusal_of(keep))
+                return
+            if then is BANK:
+                refusal = self.bank_after(option)
+                if refusal is not None:
+                    self.say(t("table.bank_no", reason=t.engine(refusal)))
+                    return
+            turn = game.turn
+            game.apply(keep)
+            self.picked.clear()
+            if game.turn != turn:
+                self.sync()  # the set-aside ended the turn (exactly the target)
+                return
+        try:
+            if self.session.setup.dice is None:
+                game.apply(then)  # the score pad: the table rolls, the player types the dice
+            else:
+                self.session.setup.play(then)
+        except IllegalMoveError as exc:
+            self.say(t.engine(str(exc)))
+        self.sync()
+
+    @on(Input.Submitted, "#pad-input")
+    def typed_roll(self, event: Input.Submitted) -> None:
+        game = self.session.game
+        try:
+            game.apply_roll(parse_dice(event.value, game.rules.dice))
+        except (DiceError, InvalidMoveError, IllegalMoveError) as exc:
+            self.say(self.hotdice.t.engine(str(exc)))
+            return
+        self.message = ""
+        self.sync()
+
+    def action_hint(self) -> None:
+        if not self.human_to_act():
+            return
+        self.advice = Text(self.hotdice.t("table.hint_thinking"), style="italic")
+        self.draw()
+        self.think(self.session.copy_of_game(), len(self.session.game.history))
+
+    @work(thread=True, exclusive=True, group="hint")
+    def think(self, game: Game, moment: int) -> None:
+        """Ask the coach (a solve can take a while the first time) on a copy, so that play may go on."""
+        self.wait_for_warm_up()
+        advice = advise(game)
+        self.app.call_from_thread(self.show_hint, advice, moment)
+
+    def show_hint(self, advice: Advice, moment: int) -> None:
+        if moment != len(self.session.game.history) or self.leaving:
+            return  # the game moved on meanwhile
+        t = self.hotdice.t
+        text = Text(t("table.hint_title", measure=t(f"measure.{advice.measure}")), style="bold")
+        for number, choice in enumerate(advice.choices[:3]):
+            if choice.keep is None:
+                what = t(f"hint.{choice.then}")
+            else:
+                what = t(f"hint.keep_{choice.then}", keep=" ".join(map(str, choice.keep)))
+            value = self._measure(advice.measure, choice.value)
+            cost = t("hint.best") if number == 0 else t("hint.cost", cost=self._measure(advice.measure, choice.cost))
+            text.append("\n" + t("hint.line", mark="▸" if number == 0 else " ", what=what, value=value, cost=cost))
+        self.advice = text
+        self.draw()
+
+    def warm_up(self) -> None:
+        """Solve what the coach and the Hard player will need while the player plays the first turn.
+
+        A daemon thread rather than a worker: quitting the game never waits for a solve to finish.
+        """
+        game = self.session.copy_of_game()
+
+        def solve() -> None:
+            with contextlib.suppress(ValueError):
+                advise(game)
+
+        self.warming = threading.Thread(target=solve, name="hotdice warm-up", daemon=True)
+        self.warming.start()
+
+    def wait_for_warm_up(self) -> None:
+        """In a worker: let the warm-up's solve finish rather than start the same solve a second time."""
+        if self.warming is not None:
+            self.warming.join()
+
+    def _measure(self, measure: str, value: float) -> str:
+        t = self.hotdice.t
+        if measure == "win":
+            return t.percent(value)
+        return t.decimal(value, 2 if measure == "turns" else 1)
+
+    def action_scoring(self) -> None:
+        from hotdice.tui.screens.dialogs import ScoringScreen
+
+        self.app.push_screen(ScoringScreen(self.session.game.rules))
+
+    def action_leave(self) -> None:
+        """Back to the menu; an unfinished game is saved first."""
+        if self.save_if_unfinished():
+            self.app.notify(self.hotdice.t("table.saved"))
+        self.leaving = True
+        self.skip.set()
+        self.app.pop_screen()
+
+    def save_if_unfinished(self) -> bool:
+        if self.session.game.outcome is not None or self.leaving:
+            return False
+        self.session.save()
+        return True
+
+    # -- the computer -----------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="computer")
+    def play_computer(self) -> None:
+        """The computer's turn, one action at a time at the app's pace (space skips the waiting)."""
+        worker = get_current_worker()
+        computer = self.session.computer
+        assert computer is not None
+        pace = self.hotdice.pace
+        self.wait_for_warm_up()
+        first = True
+        while not worker.is_cancelled and not self.leaving and self.session.computer_to_act():
+            self.skip.wait(2 * pace if first else pace)  # first, time to see how the player's turn ended
+            first = False
+            if worker.is_cancelled or self.leaving:
+                break
+            self.app.call_from_thread(self.set_thinking, True)
+            action = computer.choose(self.session.game)
+            self.app.call_from_thread(self.set_thinking, False)
+            if isinstance(action, SetAside):
+                self.app.call_from_thread(self.show_computer_pick, action)
+                self.skip.wait(pace / 2)
+            self.app.call_from_thread(self.apply_computer, action)
+        self.app.call_from_thread(self.computer_done)
+
+    def set_thinking(self, thinking: bool) -> None:
+        self.thinking = thinking
+        self.draw()
+
+    def show_computer_pick(self, keep: SetAside) -> None:
+        roll = self.session.game.roll or ()
+        left = list(keep)
+        self.picked = set()
+        for i, face in enumerate(roll):
+            if face in left:
+                left.remove(face)
+                self.picked.add(i)
+        self.draw()
+
+    def apply_computer(self, action: Action) -> None:
+        if self.leaving:
+            return
+        self.session.setup.play(action)
+        self.sync()
+
+    def computer_done(self) -> None:
+        self.computer_running = False
+        if not self.leaving:
+            self.cursor = 0
+            self.sync()
+
+    # -- the end ----------------------------------------------------------------------------------
+
+    def finish(self) -> None:
+        from hotdice.tui.screens.dialogs import GameOverScreen
+
+        self.finished = True
+        self.hotdice.record_finished(self.session)
+        self.app.push_screen(GameOverScreen(self.session, self.hotdice.last_record_note))

@@ -1,0 +1,179 @@
+"""A game played in the terminal: the mode's :class:`~hotdice.modes.Setup`, the computer at its seat,
+saving and resuming.
+
+The game itself lives in the engine (``session.game``); screens read it and send actions to it. Saving
+writes the game's record (:func:`hotdice.record.record_of`) with what the mode adds (the computer's level,
+the daily's day, the challenge's code); resuming replays it, so a saved game can only hold what the
+engine allows.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from hotdice.dice import DiceSource, SecureDice, SeededDice
+from hotdice.engine import Game
+from hotdice.modes import MAX_TARGET, Challenge, Mode, Setup
+from hotdice.players import PLAYERS, Player, make_player
+from hotdice.record import Record, RecordError, record_of, replay
+from hotdice.rules import Rules
+from hotdice.store.db import data_dir
+
+__all__ = [
+    "LEVELS",
+    "SAVE_FILE",
+    "GameKind",
+    "SaveError",
+    "Session",
+    "computer_spec",
+    "save_path",
+    "shown_rules",
+]
+
+SAVE_FILE = "saved-game.json"
+SAVE_VERSION = 1
+LEVELS = ("easy", "medium", "hard")  # the computer players of hotdice.players, by name
+
+
+class SaveError(ValueError):
+    """A saved game that cannot be read or does not replay."""
+
+
+def save_path() -> Path:
+    """The one saved game: in the user data folder, beside the statistics ($HOTDICE_DATA_DIR overrides)."""
+    return data_dir() / SAVE_FILE
+
+
+def shown_rules(rules: Rules | str) -> str:
+    """The rules string without what a ten-turn game lifts (its target), as the player chose them."""
+    lifted = {f"target={MAX_TARGET}", "rule_4900=no", "five_1s_win=no"}
+    return ",".join(part for part in str(rules).split(",") if part not in lifted)
+
+
+def computer_spec(level: str) -> str:
+    """The player spec of a computer level (the levels are players of :data:`hotdice.players.PLAYERS`)."""
+    if level not in LEVELS or level not in PLAYERS:
+        raise ValueError(f"unknown level '{level}': levels are {', '.join(LEVELS)}")
+    return level
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """What the player chose in the menu, enough to start the same kind of game again."""
+
+    mode: Mode
+    level: str | None = None  # against the computer
+    names: tuple[str, ...] = ()  # play together, score pad
+    roll_off: bool = False  # play together: roll a die for who starts
+    code: str | None = None  # friend challenge
+
+
+@dataclass
+class Session:
+    """One game in progress and what the terminal keeps around it."""
+
+    setup: Setup
+    level: str | None = None  # the computer's level in a game against it
+    resumed: bool = False  # continued from the saved game: finishing it clears the save
+    rng: random.Random = field(default_factory=random.Random)
+    computer: Player | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        if self.setup.computer is not None:
+            self.computer = make_player(computer_spec(self.level or "medium"), self.rng)
+
+    @property
+    def game(self) -> Game:
+        return self.setup.game
+
+    @property
+    def mode(self) -> Mode:
+        return self.setup.mode
+
+    def computer_to_act(self) -> bool:
+        seat = self.game.to_act
+        return seat is not None and seat == self.setup.computer
+
+    def record(self) -> Record:
+        return record_of(self.game, seed=self.setup.seed, mode=self.mode.value)
+
+    def copy_of_game(self) -> Game:
+        """The game as it stands, rebuilt from its history: for work in another thread while play goes on."""
+        return replay(self.record())
+
+    # -- saving ----------------------------------------------------------------------------------
+
+    def save(self, path: Path | None = None) -> Path:
+        """Write the game to the save file (the only one: it replaces any earlier save)."""
+        path = save_path() if path is None else path
+        data: dict[str, Any] = {
+            "saved_game": SAVE_VERSION,
+            "record": self.record().to_json(),
+            "level": self.level,
+            "day": None if self.setup.day is None else self.setup.day.isoformat(),
+            "challenge": None if self.setup.challenge is None else self.setup.challenge.code,
+        }
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        tmp.replace(path)
+        return path
+
+    @classmethod
+    def load(cls, path: Path | None = None, rng: random.Random | None = None) -> Session:
+        """The saved game, replayed by the engine; SaveError if it is missing, unreadable or altered."""
+        path = save_path() if path is None else path
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise SaveError("no saved game to resume") from None
+        except (OSError, ValueError) as exc:
+            raise SaveError(f"the saved game {path} cannot be read: {exc}") from None
+        try:
+            if not isinstance(data, dict) or data.get("saved_game") != SAVE_VERSION:
+                raise SaveError(f"{path} is not a game saved by this hotdice")
+            record = Record.from_json(data["record"])
+            game = replay(record)
+            mode = Mode(record.mode)
+            seed = None if record.seed is None else bytes.fromhex(record.seed)
+            dice: DiceSource | None = None
+            if mode is not Mode.PAD:
+                dice = SecureDice() if seed is None else SeededDice(seed)
+            level = data.get("level")
+            if level is not None and level not in LEVELS:
+                raise SaveError(f"unknown computer level '{level}' in {path}")
+            setup = Setup(
+                mode,
+                game,
+                dice,
+                seed=seed,
+                day=None if data.get("day") is None else date.fromisoformat(data["day"]),
+                challenge=None if data.get("challenge") is None else Challenge.parse(data["challenge"]),
+                computer=1 if mode is Mode.VERSUS else None,
+            )
+        except SaveError:
+            raise
+        except (RecordError, KeyError, TypeError, ValueError) as exc:
+            raise SaveError(f"the saved game {path} cannot be resumed: {exc}") from None
+        if game.outcome is not None:
+            raise SaveError(f"the saved game {path} is already over")
+        return cls(setup, level=level, resumed=True, rng=rng if rng is not None else random.Random())
+
+    # -- the result ------------------------------------------------------------------------------
+
+    @property
+    def kind(self) -> GameKind:
+        """The kind of this game, to play another like it."""
+        names = self.game.players if self.mode in (Mode.TOGETHER, Mode.PAD) else ()
+        code = None if self.setup.challenge is None else self.setup.challenge.code
+        return GameKind(self.mode, self.level, tuple(names), self.setup.roll_off is not None, code)
+
+    @property
+    def opponent(self) -> str | None:
+        """Who the player faced, for statistics: the computer's player spec."""
+        return None if self.computer is None else self.computer.name
