@@ -250,6 +250,14 @@ class Game:
             return [ROLL, BANK] if self.why_not_bank() is None else [ROLL]
         return []
 
+    def why_not_set_aside(self, keep: SetAside) -> str | None:
+        """Why these dice may not be set aside now, in a player's words, or None if they may."""
+        if self.phase is not Phase.SET_ASIDE or self.roll is None:
+            return "there is no roll to set dice aside from: roll first"
+        if any(o.keep == keep for o in self._offered):
+            return None
+        return self._why_not_offered(keep, self.roll)
+
     def why_not_bank(self) -> str | None:
         """Why banking is not allowed now, in a player's words, or None if it is."""
         if self.phase is not Phase.DECIDE:
