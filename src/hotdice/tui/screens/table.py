@@ -166,12 +166,8 @@ class TableScreen(Screen[None]):
         return next((o for o in self.session.game.options() if o.keep == keep), None)
 
     def refusal_of(self, keep: SetAside) -> str:
-        """The engine's reason for refusing a set-aside it does not offer (asking it changes nothing)."""
-        try:
-            self.session.game.apply(keep)
-        except (IllegalMoveError, InvalidMoveError) as exc:
-            return self.hotdice.t.engine(str(exc))
-        raise AssertionError("a set-aside that is not offered was accepted")  # pragma: no cover
+        """The engine's reason for refusing a set-aside it does not offer."""
+        return self.hotdice.t.engine(self.session.game.why_not_set_aside(keep) or "")
 
     def bank_after(self, option: Option) -> str | None:
         """Why the bank right after setting ``option`` aside would be refused, or None (engine's rule)."""
