@@ -1,0 +1,24 @@
+"""Every test run keeps its files to itself: the data folder (statistics, saved games) and the cache of
+solved tables point into a fresh temporary folder unless a test sets its own."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+
+import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_folders() -> Iterator[None]:
+    with tempfile.TemporaryDirectory(prefix="hotdice-tests-") as root:
+        saved = {k: os.environ.get(k) for k in ("HOTDICE_DATA_DIR", "HOTDICE_CACHE_DIR")}
+        os.environ["HOTDICE_DATA_DIR"] = os.path.join(root, "data")
+        os.environ["HOTDICE_CACHE_DIR"] = os.path.join(root, "cache")
+        yield
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
