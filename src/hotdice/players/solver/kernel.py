@@ -16,6 +16,41 @@ __all__ = ["final_turn_table", "solve_two_players", "turn_sweep"]
 LAST_ROUND, FIRST, EXACT = 0, 1, 2
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _roll(n, at, dv, d0, d1, base, farkle_v, bust_v, win_v, gs, gp, gw, os_):  # pragma: no cover - compiled
+    """Value (and slopes) of rolling n dice, each roll's best set-aside read at dv[base[o] + at]."""
+    v = 0.0
+    s0 = 0.0
+    s1 = 0.0
+    for g in range(gs[n], gs[n + 1]):
+        p = gp[g]
+        if gw[g]:
+            v += p * win_v
+            continue
+        first = os_[g]
+        last = os_[g + 1]
+        if first == last:  # farkle
+            v += p * farkle_v
+            s0 -= p
+            continue
+        best_v = -np.inf
+        best_k = 0
+        for o in range(first, last):
+            k = base[o] + at
+            x = dv[k]
+            if x > best_v:
+                best_v = x
+                best_k = k
+        if best_v == -np.inf:  # every set-aside passes an exact target: bust
+            v += p * bust_v
+            s1 -= p
+            continue
+        v += p * best_v
+        s0 += p * d0[best_k]
+        s1 += p * d1[best_k]
+    return v, s0, s1
+
+
 @njit(cache=True, nogil=True)
 def turn_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v, win_v, exact,
                gs, gp, gw, os_, op, on, ob, rv, rs):  # pragma: no cover - compiled
@@ -45,82 +80,25 @@ def turn_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v, w
             dv[plane + t * row + n] = fill
     if not exact and ob.max() > 0:
         # Past tmax a state that may bank is banked (cap_v); one that must roll (hot dice, validation) is
-        # worth the same at every total: B[n] = sum over rolls of the best of win, farkle, cap_v for a
-        # set-aside that may bank and B[n'] for one that may not. A few values, iterated to their fixed point.
-        b_v = np.full(row, cap_v)
-        b_0 = np.zeros(row)
-        b_1 = np.zeros(row)
-        for _ in range(500):
+        # worth the same at every total, B[n]: the rows past tmax of the blocked plane hold it, and rolling
+        # from one of those rows is worth B again — a fixed point over a few values, iterated to it.
+        past = (tmax + 1) * row
+        for _ in range(1000):
             moved = 0.0
             for n in range(1, n_all + 1):
-                v = 0.0
-                s0 = 0.0
-                s1 = 0.0
-                for g in range(gs[n], gs[n + 1]):
-                    p = gp[g]
-                    if gw[g]:
-                        v += p * win_v
-                    elif os_[g] == os_[g + 1]:
-                        v += p * farkle_v
-                        s0 -= p
-                    else:
-                        best_v = -np.inf
-                        best_0 = 0.0
-                        best_1 = 0.0
-                        for o in range(os_[g], os_[g + 1]):
-                            if ob[o] == 0:
-                                x, x0, x1 = cap_v, 0.0, 0.0
-                            else:
-                                x, x0, x1 = b_v[on[o]], b_0[on[o]], b_1[on[o]]
-                            if x > best_v:
-                                best_v, best_0, best_1 = x, x0, x1
-                        v += p * best_v
-                        s0 += p * best_0
-                        s1 += p * best_1
-                moved = max(moved, abs(v - b_v[n]))
-                b_v[n] = v
-                b_0[n] = s0
-                b_1[n] = s1
+                v, s0, s1 = _roll(n, past, dv, d0, d1, base, farkle_v, bust_v, win_v, gs, gp, gw, os_)
+                moved = max(moved, abs(v - dv[plane + past + n]))
+                for t in range(tmax + 1, top + 1):
+                    k = plane + t * row + n
+                    dv[k] = v
+                    d0[k] = s0
+                    d1[k] = s1
             if moved < 1e-15:
                 break
-        for t in range(tmax + 1, top + 1):
-            for n in range(1, row):
-                k = plane + t * row + n
-                dv[k] = b_v[n]
-                d0[k] = b_0[n]
-                d1[k] = b_1[n]
     for t in range(tmax, -1, -1):
         at = t * row
         for n in range(1, n_all + 1):
-            v = 0.0
-            s0 = 0.0
-            s1 = 0.0
-            for g in range(gs[n], gs[n + 1]):
-                p = gp[g]
-                if gw[g]:
-                    v += p * win_v
-                    continue
-                first = os_[g]
-                last = os_[g + 1]
-                if first == last:  # farkle
-                    v += p * farkle_v
-                    s0 -= p
-                    continue
-                best_v = -np.inf
-                best_k = 0
-                for o in range(first, last):
-                    k = base[o] + at
-                    x = dv[k]
-                    if x > best_v:
-                        best_v = x
-                        best_k = k
-                if best_v == -np.inf:  # every set-aside passes an exact target: bust
-                    v += p * bust_v
-                    s1 -= p
-                    continue
-                v += p * best_v
-                s0 += p * d0[best_k]
-                s1 += p * d1[best_k]
+            v, s0, s1 = _roll(n, at, dv, d0, d1, base, farkle_v, bust_v, win_v, gs, gp, gw, os_)
             rv[t, n] = v
             rs[0, t, n] = s0
             rs[1, t, n] = s1
