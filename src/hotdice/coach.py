@@ -15,20 +15,23 @@ Which dice may be set aside and when a bank is allowed are the engine's answers 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from hotdice.engine import BANK, ROLL, Action, Game, Phase, after_set_aside
+from hotdice.engine import BANK, ROLL, Action, Game, IllegalMoveError, Phase, after_set_aside, parse_action
 from hotdice.expectation import turn_values
 from hotdice.players.solver import UNIT, kernel, race_solution, two_player_solution
 from hotdice.players.solver.two_player import TwoPlayerSolution
-from hotdice.rules import End, HotDice
-from hotdice.scoring import Option, SetAside
+from hotdice.record import Record, replay
+from hotdice.rules import End, HotDice, Rules
+from hotdice.scoring import FACES, Option, SetAside
 
-__all__ = ["Advice", "Choice", "advise", "measure_for"]
+__all__ = [
+    "Advice", "Choice", "Luck", "Mistake", "Review", "advise", "full_review", "measure_for", "position", "review",
+]
 
 _TOL = 1e-12
 
@@ -205,3 +208,235 @@ def _array_valuation(game: Game, rv: npt.NDArray[np.float64], bank_v: npt.NDArra
         return float(rv[t, dice]), bank
 
     return value_of
+
+
+# -- a position described by its numbers (``hotdice advise``) -----------------------------------------
+
+_FILLER = (2, 3, 4, 6, 2, 3)  # dice that score nothing together: no triple, no three pairs, no straight
+
+
+def position(rules: Rules, scores: Sequence[int], *, turn_total: int = 0, dice_in_hand: int | None = None) -> Game:
+    """A game where player 0 is to act, reached by playing legal turns through the engine.
+
+    ``scores``: the banked scores, player 0 first, then the others in the order they play after. Each
+    player with points banks them in one turn of single 1s and 5s (and a triple where singles cannot make
+    it); a player with none farkles (so under the three-farkle penalty they start with one farkle in a
+    row). Then player 0 sets aside ``turn_total`` the same way, ending with ``dice_in_hand`` dice to roll
+    (all of them after hot dice; under validate=yes a triple set aside last still awaits its validating
+    roll, as it would at the table). The engine vouches for every step: a position no game can reach
+    raises ValueError saying which rule forbids it.
+    """
+    n_all = rules.dice
+    dice_in_hand = n_all if dice_in_hand is None else dice_in_hand
+    if not 1 <= dice_in_hand <= n_all:
+        raise ValueError(f"dice in hand are 1 to {n_all}, not {dice_in_hand}")
+    for what, points in [("score", s) for s in scores] + [("turn total", turn_total)]:
+        if points < 0 or points % UNIT:
+            raise ValueError(f"a {what} is a multiple of {UNIT} from 0 up, not {points}")
+    if any(s >= rules.target for s in scores):
+        raise ValueError(f"every score must be below the target ({rules.target})")
+    if turn_total == 0 and dice_in_hand != n_all:
+        raise ValueError(f"a turn starts with all {n_all} dice: with {dice_in_hand}, give the turn total (--turn)")
+    names = ("you", *(f"opponent {k}" if len(scores) > 2 else "opponent" for k in range(1, len(scores))))
+    game = Game(rules, players=names)
+    try:
+        if any(scores):
+            for player, score in enumerate(scores):
+                if score:
+                    _play_plan(game, _plan(rules, score, None))
+                    game.apply(BANK)
+                else:
+                    game.apply(ROLL)
+                    game.apply_roll(_FILLER[:n_all])
+                if game.scores[player] != score:
+                    raise ValueError(f"a bank of {score} in one turn is not recorded (entry={rules.entry})")
+        if turn_total:
+            _play_plan(game, _plan(rules, turn_total, dice_in_hand))
+    except IllegalMoveError as exc:
+        raise ValueError(f"no game reaches this position: {exc}") from None
+    if game.to_act != 0:
+        raise ValueError("no game reaches this position: the turn ends before it")
+    return game
+
+
+def _plan(rules: Rules, points: int, dice_in_hand: int | None) -> list[tuple[int, ...]]:
+    """Set-asides making ``points``, one per roll, that leave ``dice_in_hand`` in hand (None: ready to
+    bank: no full hand to roll again, no triple to validate): single 1s and 5s, and where singles cannot
+    make it, a triple at the start of a hand. Fewest dice first."""
+    n_all = rules.dice
+    steps = points // UNIT
+    triples = sorted({(rules.triple(f) // UNIT, f) for f in FACES})
+    for used in range(1, steps + 1):
+        if dice_in_hand is not None and (n_all - used) % n_all != dice_in_hand % n_all:
+            continue
+        if dice_in_hand is None and used % n_all == 0:
+            continue
+        hands = (used - 1) // n_all + 1
+        for k in range(min(hands, used // 3) + 1):
+            for value, face in [(0, 0)] if k == 0 else triples:
+                singles = used - 3 * k
+                rest = steps - k * value
+                if not singles <= rest <= 2 * singles:  # each single is a 5 (one step) or a 1 (two)
+                    continue
+                if k == hands and used - (hands - 1) * n_all < 3:
+                    continue  # the last hand is too small for its triple
+                if dice_in_hand is None and rules.validate and k == hands and used - (hands - 1) * n_all == 3:
+                    continue  # the turn would end on a triple, still to be validated: no bank there
+                ones = rest - singles
+                faces = [1] * ones + [5] * (singles - ones)
+                plan: list[tuple[int, ...]] = []
+                for hand in range(hands):
+                    size = min(n_all, used - hand * n_all)
+                    if hand < k:
+                        plan.append((face,) * 3)
+                        size -= 3
+                    plan += [(faces.pop(),) for _ in range(size)]
+                return plan
+    where = f" leaving {dice_in_hand} dice in hand" if dice_in_hand is not None else ""
+    raise ValueError(f"{points} cannot be set aside{where}")
+
+
+def _play_plan(game: Game, plan: list[tuple[int, ...]]) -> None:
+    """Roll and set aside each planned set-aside; the other dice of each roll score nothing with it."""
+    for keep in plan:
+        filler = [d for d in _FILLER + _FILLER if d != keep[0]]
+        game.apply(ROLL)
+        game.apply_roll((*keep, *filler[: game.dice_to_roll - len(keep)]))
+        game.apply(SetAside(*keep))
+
+
+# -- post-game review -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """One decision of the reviewed player and what it cost against the best choice (skill), in the
+    advice's measure."""
+
+    turn: int  # the game's turn number, from 1
+    scores: tuple[int, ...]
+    turn_total: int
+    roll: tuple[int, ...] | None  # the dice on the table for a set-aside; None for roll-or-bank
+    played: Choice
+    best: Choice
+    measure: str
+
+    @property
+    def cost(self) -> float:
+        return self.played.cost
+
+    def __str__(self) -> str:
+        where = f"turn {self.turn}, scores {'-'.join(map(str, self.scores))}, turn total {self.turn_total}"
+        dice = "" if self.roll is None else f", roll {' '.join(map(str, self.roll))}"
+        return f"{where}{dice}: played {self.played}, best {self.best} (cost {self.cost:.4g})"
+
+
+@dataclass(frozen=True)
+class Luck:
+    """One roll of the reviewed player: the value of rolling before it and the value it left, for them."""
+
+    turn: int
+    dice: tuple[int, ...]
+    before: float
+    after: float  # the best choice it leaves, the turn lost, or the game's result
+    measure: str
+
+    @property
+    def luck(self) -> float:
+        """Positive for good dice (fewer turns are better under the ``turns`` measure)."""
+        return self.before - self.after if self.measure == "turns" else self.after - self.before
+
+
+@dataclass(frozen=True)
+class Review:
+    """Every decision and roll of one player: skill (value lost by their choices) apart from luck (value
+    the dice gave or took)."""
+
+    decisions: tuple[Mistake, ...]  # in the order played
+    rolls: tuple[Luck, ...]
+    measure: str
+
+    @property
+    def skill(self) -> float:
+        """Value lost against best play (0 for perfect play; never negative)."""
+        return sum(d.cost for d in self.decisions)
+
+    @property
+    def luck(self) -> float:
+        return sum(r.luck for r in self.rolls)
+
+    def mistakes(self, tolerance: float = 1e-9) -> list[Mistake]:
+        """The decisions that cost something, the costliest first."""
+        return sorted((d for d in self.decisions if d.cost > tolerance), key=lambda d: -d.cost)
+
+
+def review(record_or_game: Record | Game, player: int) -> list[Mistake]:
+    """The decisions of ``player`` that cost the most, the costliest first (see :func:`full_review`)."""
+    return full_review(record_or_game, player).mistakes()
+
+
+def full_review(record_or_game: Record | Game, player: int) -> Review:
+    """Replay the game through the engine and weigh every decision and roll of ``player`` with the coach.
+
+    A decision costs the best choice's value minus the value of the choice made (a set-aside is valued
+    with the best bank-or-roll after it; that next decision is weighed on its own). The luck of a roll
+    is the value after it (the best choice it leaves, or the turn lost, or the game's result) minus the
+    value of rolling before it. Over one turn, the value it ends with minus the value it started with is
+    the luck of its rolls less the cost of its decisions. With three or more players the values are the
+    coach's approximation.
+    """
+    game = record_or_game if isinstance(record_or_game, Game) else replay(record_or_game)
+    if not 0 <= player < len(game.players):
+        raise ValueError(f"player {player} is not one of the {len(game.players)} players")
+    again = Game(game.rules, players=game.players, first=game.first, turn_limit=game.turn_limit)
+    measure = measure_for(again)
+    decisions: list[Mistake] = []
+    rolls: list[Luck] = []
+    before: float | None = None  # value of the player's roll, while its dice are awaited
+    for line in game.history:
+        if line.startswith("dice "):
+            turn = again.turn + 1
+            dice = tuple(int(d) for d in line[len("dice "):])
+            again.apply_roll(dice)
+            if before is not None:
+                rolls.append(Luck(turn, dice, before, _value_now(again, player, measure), measure))
+                before = None
+            continue
+        if again.to_act == player:
+            advice = advise(again, measure)
+            action = parse_action(line)
+            played = _played(advice, action)
+            decisions.append(Mistake(again.turn + 1, again.scores, again.turn_total, again.roll, played,
+                                     advice.best, measure))
+            if action is ROLL:
+                before = played.value
+        again.apply(line)
+    return Review(tuple(decisions), tuple(rolls), measure)
+
+
+def _played(advice: Advice, action: Action) -> Choice:
+    """The choice a played action made: a set-aside's best continuation, or the roll or bank itself."""
+    if isinstance(action, SetAside):
+        return next(c for c in advice.choices if c.keep == action)
+    then = "roll" if action is ROLL else "bank"
+    return next(c for c in advice.choices if c.keep is None and c.then == then)
+
+
+def _value_now(game: Game, player: int, measure: str) -> float:
+    """The value for ``player`` right after a roll: the best choice it leaves, or the game's result, or (the
+    turn lost) what the next turn is worth to them."""
+    if game.outcome is not None:
+        if measure == "turns":
+            return 1.0  # this turn was the last one
+        if measure == "points":
+            return 0.0  # nothing more is banked this turn (five 1s end the game without a bank)
+        winners = game.outcome.winners
+        return 1.0 / len(winners) if player in winners else 0.0
+    if game.to_act == player and game.phase is Phase.SET_ASIDE:
+        return advise(game, measure).best.value
+    if measure == "points":
+        return 0.0  # the turn's points are lost
+    nxt = advise(game, measure).best.value
+    if measure == "turns":
+        return 1.0 + nxt  # this turn, then the next ones from the same score
+    return nxt if game.to_act == player else 1.0 - nxt

@@ -4,7 +4,9 @@ must satisfy, with every legal set-aside (nothing pruned) and no limit on the tu
 This is an independent check of the solvers: it shares only the engine's rules with them (``scorer``,
 ``bank_refusal``, ``bank_records``, ``needs_validation``, ``room_to_target``, ``wins_at_once``) and the
 meaning of the table's indices. For every start-of-turn state it sweeps the turn once, valuing what
-follows with the table itself, and reports the largest difference.
+follows with the table itself, and reports the largest difference. With the three-farkle penalty the
+table has the farkles in a row of both players: a farkle adds one, the third costs the penalty and
+restarts the count, a bank or a bust restarts it (as the engine does).
 
 Turn totals have no upper limit; where the value no longer depends on the total the check is exact. Once
 a bank wins at once (end=first) or ends a race, a state that may bank is worth that, and the states that
@@ -223,12 +225,13 @@ def _sweep(n_all: int, width: int, pwin: FloatArray, pfarkle: FloatArray, gstart
 @_compiled(parallel=True)
 def _final_turns(n_all: int, width: int, pwin: FloatArray, pfarkle: FloatArray, gstart: IntArray, gp: FloatArray,
                  ostart: IntArray, steps: IntArray, cols: IntArray, may: BoolArray, records: BoolArray,
-                 tail: FloatArray, most: int) -> FloatArray:  # pragma: no cover - compiled
+                 tail: FloatArray, most: int, stable: int) -> FloatArray:  # pragma: no cover - compiled
     """F[lead] for lead = 0..most: chance to end a last turn above ``lead`` (a tie counts one half).
-    may/records cover totals up to most + stable + 1; ``tail`` is the value of a state past every lead."""
+    may/records cover totals up to most + stable + 2; ``tail`` is the value of a state past the lead and
+    past ``stable`` (where the bank rule no longer depends on the total): banked if it may, else rolled."""
     out = np.zeros(most + 1)
-    top = may.shape[0] - 2
     for lead in prange(most + 1):
+        top = lead + stable + 1
         bank = np.zeros(top + 1)
         for t in range(1, top + 1):
             if records[t]:
@@ -305,7 +308,8 @@ def _final_table(rules: Rules, rolls: _Rolls, entered: bool, most: int) -> Float
     # Under end=last-round the bank rule does not depend on the score (the 4900 rule needs end=exact).
     may, records = _bank_rules(rules, 0, entered, top + 1)
     tail = _tail(*rolls.args(), may[top + 1], 1.0, 0.0, 1.0)
-    return np.asarray(_final_turns(*rolls.args(), may, records, np.stack([tail, tail], axis=1), most))
+    return np.asarray(_final_turns(*rolls.args(), may, records, np.stack([tail, tail], axis=1), most,
+                                   _stable(rules, entered)))
 
 
 def _table(solution: TwoPlayerSolution) -> FloatArray:
