@@ -308,10 +308,6 @@ def test_plot_writes_both_charts(capsys: pytest.CaptureFixture[str], tmp_path: o
         assert head.startswith(b"\x89PNG") and len(head) > 10_000
 
 
-@pytest.mark.xfail(strict=True, reason="coach._array_valuation: past the turn totals the solved arrays cover "
-                   "(tmax = target - score under end=first), value_of returns (cap, None): no bank is offered, "
-                   "so Hard rolls on with a winning total (it loses to Medium under end=first and 5000-fr-6); "
-                   "states there that must roll (validation, hot dice) are valued as won")
 def test_a_turn_total_past_the_target_is_banked_when_that_wins() -> None:
     rules = Rules.parse("farkle,target=1500,end=first")
     game = position(rules, (0, 1100), turn_total=2000, dice_in_hand=1)
@@ -320,10 +316,6 @@ def test_a_turn_total_past_the_target_is_banked_when_that_wins() -> None:
     assert (best.then, best.value) == ("bank", 1.0)
 
 
-@pytest.mark.xfail(strict=True, reason="coach._array_valuation values a state past the solved arrays (tmax) as won "
-                   "even where it must roll: a triple past tmax that must still be validated counts as a sure "
-                   "win (Hard's first player wins 58.5 % instead of the table's 60.5 % in 5000-fr-6,target=600,"
-                   "entry=350 self-play, z = -3.6 over 8000 games)")
 def test_a_triple_that_must_be_validated_is_not_yet_won() -> None:
     rules = Rules.parse("5000-fr-6,target=600,entry=350")
     game = position(rules, (550, 0))

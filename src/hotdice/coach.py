@@ -111,9 +111,9 @@ def advise(game: Game, measure: str | None = None) -> Advice:
     else:
         hot = game.hot_dice and r.hot_dice is HotDice.MUST
         roll_v, bank_v = value_of(game.turn_total, game.dice_to_roll, hot or game.must_validate)
-        choices.append((roll_v, None, "roll"))
         if bank_v is not None and game.why_not_bank() is None:
-            choices.append((bank_v, None, "bank"))
+            choices.append((bank_v, None, "bank"))  # first: of equal values, the sure one
+        choices.append((roll_v, None, "roll"))
     choices.sort(key=lambda c: -c[0])
     best = choices[0][0]
     return Advice(measure, tuple(Choice(keep, then, _shown(measure, v), max(0.0, best - v))
@@ -186,8 +186,8 @@ def _final_turn_valuation(game: Game, sol: TwoPlayerSolution, need: int) -> Valu
         if st.records[seat, t]:
             bank_v[t] = 1.0 if t > need else (0.5 if t == need else 0.0)
     tb = sol.table
-    rv = np.zeros((tmax + 1, tb.dice + 1))
-    rs = np.zeros((2, tmax + 1, tb.dice + 1))
+    rv = np.zeros((tmax + 2, tb.dice + 1))
+    rs = np.zeros((2, tmax + 2, tb.dice + 1))
     kernel.turn_sweep(tmax, tb.dice, bank_v, np.zeros((2, tmax + 1)), can, 1.0, 0.0, 0.0, 1.0, False,
                       tb.group_start, tb.group_p, tb.group_win, tb.opt_start, tb.opt_points, tb.opt_next,
                       tb.opt_blocked, rv, rs)
@@ -203,7 +203,8 @@ def _array_valuation(game: Game, rv: npt.NDArray[np.float64], bank_v: npt.NDArra
         if exact and t == tmax and game.turn_limit is None:
             return win, None  # the exact target is reached: the game is won at once
         if t > tmax:
-            return cap, None
+            # Past the horizon every bank is allowed and worth ``cap``; rolling on is worth rv[tmax + 1].
+            return float(rv[tmax + 1, dice]), None if blocked else cap
         bank = None if blocked or not can[t] else float(bank_v[t])
         return float(rv[t, dice]), bank
 

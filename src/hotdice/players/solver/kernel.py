@@ -54,7 +54,8 @@ def _roll(n, at, dv, d0, d1, base, farkle_v, bust_v, win_v, gs, gp, gw, os_):  #
 @njit(cache=True, nogil=True)
 def turn_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v, win_v, exact,
                gs, gp, gw, os_, op, on, ob, rv, rs):  # pragma: no cover - compiled
-    """Fill rv[t, n] (value of rolling n dice with turn total t, best play after) and its slopes rs.
+    """Fill rv[t, n] (value of rolling n dice with turn total t, best play after) and its slopes rs, for
+    t up to tmax, and past it in row tmax + 1 (rv and rs have tmax + 2 rows).
 
     bank_v[t]: value of banking t (where can_bank[t]); farkle_v: a farkle; bust_v: a bust (every
     set-aside passes an exact target); cap_v: a turn total past tmax (banked there); win_v: a win at once
@@ -95,6 +96,13 @@ def turn_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v, w
                     d1[k] = s1
             if moved < 1e-15:
                 break
+    if not exact:
+        # rv[tmax + 1, n]: rolling n dice past the horizon, for decisions there (hotdice.coach).
+        for n in range(1, n_all + 1):
+            v, s0, s1 = _roll(n, (tmax + 1) * row, dv, d0, d1, base, farkle_v, bust_v, win_v, gs, gp, gw, os_)
+            rv[tmax + 1, n] = v
+            rs[0, tmax + 1, n] = s0
+            rs[1, tmax + 1, n] = s1
     for t in range(tmax, -1, -1):
         at = t * row
         for n in range(1, n_all + 1):
@@ -137,8 +145,8 @@ def final_turn_table(need_max, extra, entered_seat, may_bank, records, n_all,
             can[t] = may_bank[entered_seat, t]
             if records[entered_seat, t]:
                 bank_v[t] = 1.0 if t > need else (0.5 if t == need else 0.0)
-        rv = np.zeros((tmax + 1, n_all + 1))
-        rs = np.zeros((2, tmax + 1, n_all + 1))
+        rv = np.zeros((tmax + 2, n_all + 1))
+        rs = np.zeros((2, tmax + 2, n_all + 1))
         turn_sweep(tmax, n_all, bank_v, bank_s, can, 1.0, 0.0, 0.0, 1.0, False,
                    gs, gp, gw, os_, op, on, ob, rv, rs)
         out[need] = rv[0, n_all]
@@ -177,8 +185,8 @@ def _start_value(i, j, fj, xf, xb, w, end, target, beyond, score, entered, offse
         else:
             bank_v[t] = 1.0 - w[j, new + offset, fj, 0]
     cap_v = 1.0 - final[ej, min(target + beyond - score[j], final.shape[1] - 1)] if end == LAST_ROUND else 1.0
-    rv = np.zeros((tmax + 1, n_all + 1))
-    rs = np.zeros((2, tmax + 1, n_all + 1))
+    rv = np.zeros((tmax + 2, n_all + 1))
+    rs = np.zeros((2, tmax + 2, n_all + 1))
     turn_sweep(tmax, n_all, bank_v, bank_s, can, cap_v, 1.0 - xf, 1.0 - xb, 1.0, end == EXACT,
                gs, gp, gw, os_, op, on, ob, rv, rs)
     return rv[0, n_all], rs[0, 0, n_all], rs[1, 0, n_all]

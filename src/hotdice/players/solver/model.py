@@ -6,10 +6,11 @@ and whether they have entered. With an entry threshold, seat 0 is "not entered y
 
 Rolls of n dice are grouped by what they offer: for each distinct roll, its legal set-asides become
 (points, dice in hand after it, whether a bank is blocked after it); set-asides dominated by another
-with at least as many points and at least as many dice (and no more blocking) are dropped, and rolls
-offering the same are merged with their probabilities added. The dominance is an assumption about values
-(more points and more dice are never worse); `check` verifies the solved values against the Bellman
-equation with every legal set-aside, so a wrong assumption would show as a residual.
+with as many points (at least as many under end=first) and at least as many dice (and no more blocking)
+are dropped, and rolls offering the same are merged with their probabilities added. The dominance is an
+assumption about values (more dice, and under end=first more points, are never worse); ``check`` verifies
+the solved values against the Bellman equation with every legal set-aside, so a wrong assumption would
+show as a residual.
 """
 
 from __future__ import annotations
@@ -73,9 +74,13 @@ def roll_table(rules: Rules, prune: bool = True) -> RollTable:
                 dice, hot, validate = after_set_aside(rules, o)
                 opts.add((o.points // UNIT, dice, validate or (hot and rules.hot_dice is HotDice.MUST)))
             if prune and rules.end is not End.EXACT:
+                # Under end=last-round more points can be worse (reaching the target by a little hands the
+                # opponent a last turn to beat it): there only equal points are compared.
+                more_is_better = rules.end is End.FIRST
                 opts = {
                     o for o in opts
-                    if not any(q != o and q[0] >= o[0] and q[1] >= o[1] and q[2] <= o[2] for q in opts)
+                    if not any(q != o and (q[0] >= o[0] if more_is_better else q[0] == o[0])
+                               and q[1] >= o[1] and q[2] <= o[2] for q in opts)
                 }
             key = (win, tuple(sorted(opts)) if not win else ())
             groups[key] = groups.get(key, 0.0) + float(p)

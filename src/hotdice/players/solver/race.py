@@ -59,8 +59,8 @@ def _sweep(sol: RaceSolution, seat: int, stay: float) -> tuple[npt.NDArray[np.fl
             bank_v[t] = 0.0  # there: no more turns
         else:
             bank_v[t] = -sol.turns[score + t + offset]
-    rv = np.zeros((tmax + 1, tb.dice + 1))
-    rs = np.zeros((2, tmax + 1, tb.dice + 1))
+    rv = np.zeros((tmax + 2, tb.dice + 1))
+    rs = np.zeros((2, tmax + 2, tb.dice + 1))
     # Values are minus the turns still needed after this one (a lost turn leaves ``stay`` of them).
     kernel.turn_sweep(tmax, tb.dice, bank_v, bank_s, can, 0.0, -stay, -stay, 0.0, exact, tb.group_start,
                       tb.group_p, tb.group_win, tb.opt_start, tb.opt_points, tb.opt_next, tb.opt_blocked, rv, rs)

@@ -102,8 +102,8 @@ def _turn_arrays(sol: TwoPlayerSolution, i: int, j: int, fo: int, xf: float, xb:
     cap_v = (1.0 - sol.final[ej, min(target + sol.beyond - int(score[j]), sol.final.shape[1] - 1)]
              if r.end is End.LAST_ROUND else 1.0)
     tb = sol.table
-    rv = np.zeros((tmax + 1, tb.dice + 1))
-    rs = np.zeros((2, tmax + 1, tb.dice + 1))
+    rv = np.zeros((tmax + 2, tb.dice + 1))
+    rs = np.zeros((2, tmax + 2, tb.dice + 1))
     kernel.turn_sweep(tmax, tb.dice, bank_v, np.zeros((2, tmax + 1)), can, cap_v, 1.0 - xf, 1.0 - xb, 1.0,
                       r.end is End.EXACT, tb.group_start, tb.group_p, tb.group_win, tb.opt_start, tb.opt_points,
                       tb.opt_next, tb.opt_blocked, rv, rs)
