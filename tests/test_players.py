@@ -206,7 +206,7 @@ def test_a_new_kind_of_player_is_one_entry_in_the_registry(monkeypatch: pytest.M
     monkeypatch.setitem(PLAYERS, "cautious", kind)
     player = make_player("cautious", random.Random(0))
     assert isinstance(player, GreedyPlayer) and player.threshold == 150
-    with pytest.raises(ValueError, match="players are: random, greedy, .*cautious"):
+    with pytest.raises(ValueError, match=r"players are: random, greedy, .*cautious"):
         make_player("bold", random.Random(0))
 
 
