@@ -39,12 +39,15 @@ class GameResult(Base):
 
     __tablename__ = "game_results"
     __table_args__ = (
-        # The first attempt of a day is the official one: at most one official result per day.
-        UniqueConstraint("official_day"),
+        # The first attempt of a day is the official one: at most one official result per day and owner.
+        UniqueConstraint("owner", "official_day", name="uq_game_results_owner_official_day"),
         CheckConstraint("official_day IS NULL OR official_day = day", name="official_day_is_day"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    # Whose statistics this result belongs to: "" for this machine's own player (the terminal), a web
+    # player's id for games played through ``hotdice serve``, where many people share one database.
+    owner: Mapped[str] = mapped_column(String(64), default="", server_default="", index=True)
     recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     mode: Mapped[str] = mapped_column(String(16), index=True)
     rules: Mapped[str] = mapped_column(Text)  # the rules string, e.g. "farkle,entry=500"

@@ -1,0 +1,130 @@
+"""The app factory of ``hotdice serve``: settings, database, live-update hub, device cookie, routes, errors."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import MutableHeaders
+from starlette.exceptions import HTTPException
+from starlette.requests import cookie_parser
+
+from hotdice.web.db import Database
+from hotdice.web.errors import WebError
+from hotdice.web.hub import Hub
+from hotdice.web.routes import router
+from hotdice.web.routes.pages import render_error
+from hotdice.web.services import players
+from hotdice.web.settings import Settings
+
+__all__ = ["create_app"]
+
+HERE = Path(__file__).parent
+COOKIE_AGE = 10 * 365 * 24 * 3600
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class DeviceCookie:
+    """Gives every browser a random device token in an HttpOnly cookie: it is who they are here."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"].startswith("/static/"):
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        token = cookie_parser(headers.get(b"cookie", b"").decode("latin-1")).get(players.COOKIE)
+        if players.valid_token(token):
+            await self.app(scope, receive, send)
+            return
+        token = players.new_token()
+        scope.setdefault("state", {})["device_token"] = token
+        cookie = f"{players.COOKIE}={token}; Max-Age={COOKIE_AGE}; Path=/; HttpOnly; SameSite=Lax"
+        if scope.get("scheme") == "https":
+            cookie += "; Secure"
+
+        async def send_with_cookie(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                MutableHeaders(scope=message).append("set-cookie", cookie)
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)
+
+
+def _wants_page(request: Request) -> bool:
+    return not request.url.path.startswith("/api/") and request.method == "GET"
+
+
+def _static_version() -> str:
+    """A digest of the static files: their URLs change when they do, so browsers never keep stale ones."""
+    digest = hashlib.sha256()
+    for path in sorted((HERE / "static").rglob("*")):
+        if path.is_file():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:10]
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+    db = Database(settings.url())
+    hub = Hub()
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        hub.start(asyncio.get_running_loop())
+        yield
+        db.close()
+
+    app = FastAPI(
+        title="hotdice",
+        summary="Farkle, 10 000 and 5000 dice games",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+    )
+    app.state.settings = settings
+    app.state.db = db
+    app.state.hub = hub
+    app.state.static_version = _static_version()
+    app.add_middleware(DeviceCookie)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    app.include_router(router)
+
+    @app.exception_handler(WebError)
+    async def refused(request: Request, exc: WebError) -> Response:
+        if _wants_page(request):
+            return render_error(request, exc.status, exc.reason)
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(request: Request, exc: RequestValidationError) -> Response:
+        reasons = []
+        for error in exc.errors():
+            where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
+            reasons.append(f"{where}: {error.get('msg', 'invalid')}" if where else str(error.get("msg", "invalid")))
+        return JSONResponse({"detail": "; ".join(reasons), "code": "invalid"}, status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        reason = str(exc.detail) if exc.status_code != 404 else "nothing here: check the address"
+        if _wants_page(request):
+            return render_error(request, exc.status_code, reason)
+        return JSONResponse({"detail": reason, "code": "http"}, status_code=exc.status_code, headers=exc.headers)
+
+    return app

@@ -1,0 +1,85 @@
+"""What routes are given: the database session, the device's player, the language, the hub, the settings.
+
+Used as ``Annotated`` aliases (``SessionDep``, ``PlayerDep``, ...), as in the FastAPI full-stack template.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy.orm import Session
+from starlette.requests import HTTPConnection
+
+from hotdice.store.web_models import WebPlayer
+from hotdice.web.db import Database
+from hotdice.web.hub import Hub
+from hotdice.web.i18n import COOKIE as LANG_COOKIE
+from hotdice.web.i18n import Translator, pick_language
+from hotdice.web.services import players
+from hotdice.web.settings import Settings
+
+__all__ = [
+    "DatabaseDep",
+    "DeviceDep",
+    "HubDep",
+    "PlayerDep",
+    "SessionDep",
+    "SettingsDep",
+    "TranslatorDep",
+    "VisitorDep",
+]
+
+
+def _database(conn: HTTPConnection) -> Database:
+    db: Database = conn.app.state.db
+    return db
+
+
+def _session(conn: HTTPConnection) -> Iterator[Session]:
+    """A session for the request; routes commit what they acknowledge, anything else is rolled back."""
+    with _database(conn).session() as session:
+        yield session
+
+
+def _settings(conn: HTTPConnection) -> Settings:
+    settings: Settings = conn.app.state.settings
+    return settings
+
+
+def _hub(conn: HTTPConnection) -> Hub:
+    hub: Hub = conn.app.state.hub
+    return hub
+
+
+def device_token(conn: HTTPConnection) -> str:
+    """The device's token: its cookie, or the one the device middleware has just made for it."""
+    token = conn.scope.get("state", {}).get("device_token") or conn.cookies.get(players.COOKIE)
+    return str(token or "")
+
+
+DatabaseDep = Annotated[Database, Depends(_database)]
+SessionDep = Annotated[Session, Depends(_session)]
+SettingsDep = Annotated[Settings, Depends(_settings)]
+HubDep = Annotated[Hub, Depends(_hub)]
+DeviceDep = Annotated[str, Depends(device_token)]
+
+
+def _translator(request: Request) -> Translator:
+    return Translator(pick_language(request.cookies.get(LANG_COOKIE), request.headers.get("accept-language")))
+
+
+TranslatorDep = Annotated[Translator, Depends(_translator)]
+
+
+def _player(session: SessionDep, token: DeviceDep, t: TranslatorDep) -> WebPlayer:
+    return players.device_player(session, token, t("home.default_name"))
+
+
+def _visitor(session: SessionDep, token: DeviceDep) -> WebPlayer | None:
+    return players.find(session, token)
+
+
+PlayerDep = Annotated[WebPlayer, Depends(_player)]  # made on first use
+VisitorDep = Annotated[WebPlayer | None, Depends(_visitor)]  # None until the device has played

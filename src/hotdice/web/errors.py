@@ -1,0 +1,49 @@
+"""What the services refuse, as 4xx answers that say why; never a 5xx for a bad request."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["BadRequest", "Conflict", "Forbidden", "NotFound", "Stale", "WebError"]
+
+
+class WebError(Exception):
+    """A refusal: an HTTP status, a reason a person can read, and a short machine code."""
+
+    status = 400
+    code = "bad-request"
+
+    def __init__(self, reason: str, **extra: Any) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.extra = extra
+
+    def body(self) -> dict[str, Any]:
+        return {"detail": self.reason, "code": self.code, **self.extra}
+
+
+class BadRequest(WebError):
+    pass
+
+
+class Forbidden(WebError):
+    status = 403
+    code = "forbidden"
+
+
+class NotFound(WebError):
+    status = 404
+    code = "not-found"
+
+
+class Conflict(WebError):
+    """Well-formed, but not now: an illegal move, a closed challenge, a full table."""
+
+    status = 409
+    code = "conflict"
+
+
+class Stale(Conflict):
+    """An action sent with an action number the game has moved past: nothing changed; here is the game now."""
+
+    code = "stale"

@@ -1,0 +1,137 @@
+"""The HTML pages. Each gathers what its template shows from the services; the browser does the rest."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+
+from hotdice.modes import daily_day
+from hotdice.rules import KNOBS, Rules
+from hotdice.scoring import scoring_table
+from hotdice.store.web_models import WebPlayer
+from hotdice.variants import VARIANTS
+from hotdice.web import charts
+from hotdice.web.deps import SessionDep, SettingsDep, TranslatorDep, VisitorDep
+from hotdice.web.i18n import CATALOGS, COOKIE, LANGUAGES, Translator, pick_language
+from hotdice.web.services import challenges, daily, games, tables
+from hotdice.web.services.stats import player_stats
+
+__all__ = ["render", "render_error", "router"]
+
+router = APIRouter(include_in_schema=False)
+templates = Jinja2Templates(directory=Path(__file__).parent.parent / "templates")
+LANG_AGE = 365 * 24 * 3600
+
+
+def render(request: Request, t: Translator, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    version = request.app.state.static_version
+    base = {
+        "_": t,
+        "lang": t.lang,
+        "num": t.number,
+        "static": lambda path: f"/static/{path}?v={version}",
+        "catalog": CATALOGS[t.lang],
+        "path": request.url.path,
+    }
+    return templates.TemplateResponse(request, template, {**base, **context}, status_code=status)
+
+
+def render_error(request: Request, status: int, reason: str) -> HTMLResponse:
+    t = Translator(pick_language(request.cookies.get(COOKIE), request.headers.get("accept-language")))
+    return render(request, t, "error.html", status=status, status_code=status, reason=reason)
+
+
+def _name(visitor: WebPlayer | None, t: Translator) -> str:
+    return visitor.name if visitor is not None else t("home.default_name")
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request, t: TranslatorDep, visitor: VisitorDep) -> HTMLResponse:
+    rules = Rules.parse(visitor.rules if visitor is not None else "farkle")
+    return render(request, t, "home.html", name=_name(visitor, t), rules=str(rules), target=rules.target,
+                  day=daily_day().isoformat(), presets=VARIANTS)
+
+
+@router.get("/play/{game_id}", response_class=HTMLResponse)
+def play(request: Request, game_id: str, t: TranslatorDep, session: SessionDep, visitor: VisitorDep) -> HTMLResponse:
+    loaded = games.load(session, game_id)
+    view = games.view(loaded, None if visitor is None else visitor.id)
+    return render(request, t, "table.html", view=view, live=loaded.row.table_code is not None)
+
+
+@router.get("/daily", response_class=HTMLResponse)
+def daily_page(
+    request: Request, t: TranslatorDep, session: SessionDep, settings: SettingsDep, visitor: VisitorDep
+) -> HTMLResponse:
+    data = daily.page(session, settings, visitor)
+    session.commit()  # par, computed once
+    return render(request, t, "daily.html", daily=data)
+
+
+@router.get("/c/{code}", response_class=HTMLResponse)
+def challenge_page(request: Request, code: str, t: TranslatorDep, session: SessionDep, visitor: VisitorDep) -> Response:
+    data = challenges.results(session, code, visitor)
+    if data["code"] != code:
+        return RedirectResponse(f"/c/{data['code']}", status_code=307)
+    return render(request, t, "challenge.html", challenge=data)
+
+
+@router.get("/c/{code}/results", response_class=HTMLResponse)
+def challenge_results(
+    request: Request, code: str, t: TranslatorDep, session: SessionDep, visitor: VisitorDep
+) -> HTMLResponse:
+    return render(request, t, "results.html", challenge=challenges.results(session, code, visitor))
+
+
+@router.get("/t/{code}", response_class=HTMLResponse)
+def table_page(request: Request, code: str, t: TranslatorDep, session: SessionDep, visitor: VisitorDep) -> Response:
+    data = tables.state(session, code, visitor)
+    if data["code"] != code:
+        return RedirectResponse(f"/t/{data['code']}", status_code=307)
+    if data["game"] is None:
+        return render(request, t, "lobby.html", table=data, name=_name(visitor, t))
+    loaded = games.load(session, data["game"])
+    view = games.view(loaded, None if visitor is None else visitor.id)
+    return render(request, t, "table.html", view=view, live=True, table=data)
+
+
+@router.get("/rules", response_class=HTMLResponse)
+def rules_page(request: Request, t: TranslatorDep, visitor: VisitorDep) -> HTMLResponse:
+    rules = Rules.parse(visitor.rules if visitor is not None else "farkle")
+    return render(request, t, "rules.html", rules=rules, knobs=KNOBS, presets=VARIANTS, scoring=scoring_table(rules),
+                  values=rules.to_json(), preset_name=str(rules).split(",")[0])
+
+
+@router.get("/stats", response_class=HTMLResponse)
+def stats_page(request: Request, t: TranslatorDep, session: SessionDep, visitor: VisitorDep) -> HTMLResponse:
+    found = player_stats(session, visitor)
+    farkle_charts, score_chart = [], None
+    if found is not None:
+        for rules, bars in list(found.farkle_bars.items())[:3]:
+            farkle_charts.append((rules, charts.farkle_bars(
+                bars, title=t("stats.farkle_chart", rules=rules), yours=t("stats.yours"), exact=t("stats.exact"),
+                dice_label=t("stats.dice_rolled"))))
+        if found.scores:
+            series = [charts.Series(t(f"mode.{mode}"), f"mode-{mode}", tuple(points))
+                      for mode, points in found.scores.items()]
+            score_chart = charts.score_lines(series, title=t("stats.scores_chart"), game_label=t("stats.games_axis"))
+    return render(request, t, "stats.html", found=found, farkle_charts=farkle_charts, score_chart=score_chart)
+
+
+@router.get("/training", response_class=HTMLResponse)
+def training_page(request: Request, t: TranslatorDep, visitor: VisitorDep) -> HTMLResponse:
+    rules = Rules.parse(visitor.rules if visitor is not None else "farkle")
+    return render(request, t, "training.html", rules=str(rules))
+
+
+@router.get("/lang/{lang}")
+def set_language(lang: str, next: str = "/") -> RedirectResponse:
+    target = next if next.startswith("/") and not next.startswith("//") else "/"
+    response = RedirectResponse(target, status_code=303)
+    if lang in LANGUAGES:
+        response.set_cookie(COOKIE, lang, max_age=LANG_AGE, samesite="lax")
+    return response

@@ -1,0 +1,39 @@
+"""The device's player (name, house rules) and the rules checker of the settings page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from hotdice.rules import Rules, RulesError
+from hotdice.scoring import scoring_table
+from hotdice.web.deps import PlayerDep, SessionDep
+from hotdice.web.errors import BadRequest
+from hotdice.web.schemas import MeIn
+from hotdice.web.services import players
+
+router = APIRouter(prefix="/api", tags=["players"])
+
+
+@router.get("/me")
+def me(player: PlayerDep, session: SessionDep) -> dict[str, Any]:
+    session.commit()
+    return {"name": player.name, "rules": player.rules}
+
+
+@router.post("/me")
+def update_me(body: MeIn, player: PlayerDep, session: SessionDep) -> dict[str, Any]:
+    players.update(player, name=body.name, rules=body.rules)
+    session.commit()
+    return {"name": player.name, "rules": player.rules}
+
+
+@router.get("/rules")
+def check_rules(text: str = "farkle") -> dict[str, Any]:
+    """A rules string read as the engine reads it: its shortest form, every knob, the scoring table."""
+    try:
+        rules = Rules.parse(text[:600])
+    except RulesError as exc:
+        raise BadRequest(f"bad rules: {exc}") from None
+    return {**rules.to_json(), "scoring": [{"combination": n, "points": p} for n, p in scoring_table(rules)]}

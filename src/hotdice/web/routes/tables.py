@@ -1,0 +1,41 @@
+"""Online tables: create, join, start; every screen at the table is told of each change."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from hotdice.web.deps import HubDep, PlayerDep, SessionDep, VisitorDep
+from hotdice.web.schemas import JoinTable, NewTable
+from hotdice.web.services import tables
+
+router = APIRouter(prefix="/api/tables", tags=["tables"])
+
+
+@router.post("", status_code=201)
+def create(body: NewTable, player: PlayerDep, session: SessionDep) -> dict[str, Any]:
+    found = tables.create(session, player, body.rules, body.roll_off)
+    session.commit()
+    return {"code": found.code, "url": f"/t/{found.code}"}
+
+
+@router.get("/{code}")
+def state(code: str, session: SessionDep, visitor: VisitorDep) -> dict[str, Any]:
+    return tables.state(session, code, visitor)
+
+
+@router.post("/{code}/join")
+def join(code: str, body: JoinTable, player: PlayerDep, session: SessionDep, hub: HubDep) -> dict[str, Any]:
+    found = tables.join(session, code, player, body.name)
+    session.commit()
+    hub.publish(f"table:{found.code}", {"type": "table"})
+    return tables.state(session, found.code, player)
+
+
+@router.post("/{code}/start")
+def start(code: str, player: PlayerDep, session: SessionDep, hub: HubDep) -> dict[str, Any]:
+    found = tables.start(session, code, player)
+    session.commit()
+    hub.publish(f"table:{found.code}", {"type": "table"})
+    return tables.state(session, found.code, player)

@@ -1,0 +1,32 @@
+"""Training: scoring questions and bank-or-roll drills (never recorded)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from hotdice.web.schemas import DrillAnswer, QuestionAnswer
+from hotdice.web.services import training
+
+router = APIRouter(prefix="/api/training", tags=["training"])
+
+
+@router.get("/question")
+def question(rules: str = "farkle") -> dict[str, Any]:
+    return training.question(rules[:600])
+
+
+@router.post("/question")
+def check_question(body: QuestionAnswer) -> dict[str, Any]:
+    return training.check_question(body.rules, body.roll, body.keep)
+
+
+@router.get("/drill")
+def drill(rules: str = "farkle") -> dict[str, Any]:
+    return training.drill(rules[:600])
+
+
+@router.post("/drill")
+def check_drill(body: DrillAnswer) -> dict[str, Any]:
+    return training.check_drill(body.rules, body.turn_total, body.dice, body.hot_dice, body.answer)

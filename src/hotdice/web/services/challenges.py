@@ -1,0 +1,137 @@
+"""Friend challenges on the server: create one (a link and a short code), play its ten turns, compare.
+
+The code is a :class:`hotdice.modes.Challenge` code (preset, typo check). Its dice, though, come from a
+random key the server keeps for the challenge and reveals only once it closes: a code passed around must
+not let anyone compute the dice in advance. Everyone who opens the challenge plays the same dice; one
+attempt each; a challenge closes after :data:`OPEN_DAYS` days, or earlier when its creator closes it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import secrets
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from hotdice.dice import SeededDice
+from hotdice.modes import Challenge, Mode, Result, challenge, compare
+from hotdice.store.web_models import WebChallenge, WebGame, WebPlayer
+from hotdice.variants import VARIANTS
+from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound
+from hotdice.web.services.games import human_seat, new_game_row
+
+__all__ = ["OPEN_DAYS", "close", "create", "find", "is_closed", "play", "results"]
+
+OPEN_DAYS = 7
+
+
+def _aware(moment: datetime) -> datetime:
+    # SQLite gives back naive datetimes; everything stored here is UTC.
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def is_closed(found: WebChallenge, now: datetime | None = None) -> bool:
+    return (now or datetime.now(UTC)) >= _aware(found.closes_at)
+
+
+def create(session: Session, player: WebPlayer, preset: str = "farkle") -> WebChallenge:
+    if preset not in [v.name for v in VARIANTS]:
+        raise BadRequest(f"unknown preset '{preset}'; presets are: {', '.join(v.name for v in VARIANTS)}")
+    now = datetime.now(UTC)
+    while True:
+        found = WebChallenge(
+            code=Challenge.new(preset).code,
+            preset=preset,
+            dice_key=secrets.token_hex(32),
+            creator_id=player.id,
+            created_at=now,
+            closes_at=now + timedelta(days=OPEN_DAYS),
+        )
+        try:
+            with session.begin_nested():
+                session.add(found)
+            return found
+        except IntegrityError:  # pragma: no cover - two equal 40-bit codes
+            continue
+
+
+def find(session: Session, code: str) -> WebChallenge:
+    try:
+        parsed = Challenge.parse(code[:40])
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
+    found = session.get(WebChallenge, parsed.code)
+    if found is None:
+        raise NotFound(f"no challenge {parsed.code} on this server: check the code you were sent")
+    return found
+
+
+def play(session: Session, player: WebPlayer, code: str) -> WebGame:
+    """The player's attempt at the challenge: the one they started, or a new one while it is open."""
+    found = find(session, code)
+    mine = session.scalar(select(WebGame).where(WebGame.challenge_code == found.code, WebGame.owner_id == player.id))
+    if mine is not None:
+        return mine
+    if is_closed(found):
+        raise Conflict(f"challenge {found.code} is closed: see its results")
+    key = bytes.fromhex(found.dice_key)
+    setup = dataclasses.replace(challenge(found.code, player.name), dice=SeededDice(key), seed=key)
+    row = new_game_row(setup, player, [human_seat()], challenge_code=found.code)
+    try:
+        with session.begin_nested():
+            session.add(row)
+    except IntegrityError:  # the same player's other request started it first
+        again = session.scalar(
+            select(WebGame).where(WebGame.challenge_code == found.code, WebGame.owner_id == player.id)
+        )
+        assert again is not None
+        return again
+    return row
+
+
+def close(session: Session, player: WebPlayer, code: str) -> WebChallenge:
+    found = find(session, code)
+    if found.creator_id != player.id:
+        raise Forbidden("only the player who created a challenge can close it")
+    if not is_closed(found):
+        found.closes_at = datetime.now(UTC)
+    return found
+
+
+def results(session: Session, code: str, player: WebPlayer | None) -> dict[str, Any]:
+    """Everyone who played, ranked (finished attempts); the dice key once the challenge is closed."""
+    found = find(session, code)
+    games = list(
+        session.scalars(select(WebGame).where(WebGame.challenge_code == found.code).order_by(WebGame.created_at))
+    )
+    names = {g.id: str(json.loads(g.record)["players"][0]) for g in games}
+    done = [g for g in games if g.over]
+    entries = [(Result(names[g.id], g.score, g.turns, Mode.CHALLENGE), g) for g in done]
+    game_of = {id(result): g for result, g in entries}
+    ranked = compare(result for result, _ in entries)
+    closed = is_closed(found)
+    mine = next((g for g in games if player is not None and g.owner_id == player.id), None)
+    return {
+        "code": found.code,
+        "preset": found.preset,
+        "closed": closed,
+        "closes_at": _aware(found.closes_at).isoformat(),
+        "creator": player is not None and found.creator_id == player.id,
+        "yours": None if mine is None else {"id": mine.id, "over": mine.over, "score": mine.score},
+        "ranking": [
+            {
+                "rank": r.rank,
+                "name": r.result.name,
+                "score": r.result.score,
+                "you": player is not None and game_of[id(r.result)].owner_id == player.id,
+            }
+            for r in ranked
+        ],
+        "playing": [{"name": names[g.id], "turns": g.turns} for g in games if not g.over],
+        "dice_key": found.dice_key if closed else None,
+    }

@@ -1,0 +1,134 @@
+"""The daily game on the server: today's ten turns (UTC), one official attempt per player, the leaderboard,
+and the computer's score on the same dice (par), shown to a player once they have finished.
+
+The day's dice key is HMAC(server key, day) (:func:`hotdice.modes.daily_seed`). The server key is
+``HOTDICE_DAILY_KEY`` or, when that is not set, a random key the server makes once and keeps in its
+database: the public offline default would let anyone compute the day's dice.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from datetime import UTC, date, datetime, time
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from hotdice.modes import Mode, Result, compare, daily, daily_day
+from hotdice.players import make_player, play_game
+from hotdice.store.web_models import WebDailyPar, WebGame, WebPlayer, WebSecret
+from hotdice.web.services.games import computer_spec, human_seat, new_game_row
+from hotdice.web.settings import Settings
+
+__all__ = ["PAR_LEVEL", "daily_key", "page", "par", "start"]
+
+PAR_LEVEL = "hard"
+_KEY = "daily-key"
+
+
+def daily_key(session: Session, settings: Settings) -> bytes:
+    if settings.daily_key is not None:
+        return settings.daily_key
+    found = session.get(WebSecret, _KEY)
+    if found is None:
+        try:
+            with session.begin_nested():
+                found = WebSecret(name=_KEY, value=secrets.token_hex(32))
+                session.add(found)
+        except IntegrityError:  # another request made it first
+            found = session.get(WebSecret, _KEY)
+            assert found is not None
+    return bytes.fromhex(found.value)
+
+
+def _noon(day: date) -> datetime:
+    return datetime.combine(day, time(12), tzinfo=UTC)
+
+
+def _attempts(session: Session, player: WebPlayer, day: date) -> list[WebGame]:
+    query = (
+        select(WebGame)
+        .where(WebGame.owner_id == player.id, WebGame.mode == Mode.DAILY, WebGame.day == day)
+        .order_by(WebGame.created_at, WebGame.id)
+    )
+    return list(session.scalars(query))
+
+
+def start(session: Session, settings: Settings, player: WebPlayer, now: datetime | None = None) -> WebGame:
+    """Today's attempt of ``player``: the unfinished one if any, else a new one, official if it is the first."""
+    day = daily_day(now)
+    attempts = _attempts(session, player, day)
+    for attempt in attempts:
+        if not attempt.over:
+            return attempt
+    setup = daily(player.name, now=_noon(day), key=daily_key(session, settings))
+    official = not attempts
+    while True:
+        row = new_game_row(setup, player, [human_seat()], day=day, official=official,
+                           official_day=day if official else None)
+        try:
+            with session.begin_nested():
+                session.add(row)
+            return row
+        except IntegrityError:  # an official attempt was started at the same moment: this one is not
+            if not official:
+                raise
+            official = False
+
+
+def par(session: Session, settings: Settings, day: date) -> int:
+    """The computer's score on the day's dice, computed once (the computer sees only what a player sees)."""
+    found = session.get(WebDailyPar, day)
+    if found is not None:
+        return found.score
+    spec = computer_spec(PAR_LEVEL)
+    setup = daily("Computer", now=_noon(day), key=daily_key(session, settings))
+    assert setup.dice is not None
+    play_game(setup.game, [make_player(spec, random.Random(day.isoformat()))], setup.dice)
+    score = setup.game.scores[0]
+    try:
+        with session.begin_nested():
+            session.add(WebDailyPar(day=day, player=spec, score=score))
+    except IntegrityError:  # computed at the same time elsewhere: the same dice give the same score
+        pass
+    return score
+
+
+def _name(game: WebGame) -> str:
+    return str(json.loads(game.record)["players"][0])
+
+
+def page(session: Session, settings: Settings, player: WebPlayer | None, now: datetime | None = None) -> dict[str, Any]:
+    """The day, the player's attempts, the leaderboard of official results, and par once they have finished."""
+    day = daily_day(now)
+    mine = _attempts(session, player, day) if player is not None else []
+    finished = [a for a in mine if a.over]
+    official = list(
+        session.scalars(
+            select(WebGame).where(WebGame.mode == Mode.DAILY, WebGame.official_day == day, WebGame.over.is_(True))
+        )
+    )
+    results = [(Result(_name(g), g.score, g.turns, Mode.DAILY), g.owner_id) for g in official]
+    owner_of = {id(result): owner for result, owner in results}
+    ranked = compare(result for result, _ in results)
+    return {
+        "day": day.isoformat(),
+        "attempts": [
+            {"id": a.id, "score": a.score, "turns": a.turns, "official": a.official, "over": a.over} for a in mine
+        ],
+        "playing": next((a.id for a in mine if not a.over), None),
+        "leaderboard": [
+            {
+                "rank": r.rank,
+                "name": r.result.name,
+                "score": r.result.score,
+                "you": player is not None and owner_of[id(r.result)] == player.id,
+            }
+            for r in ranked
+        ],
+        "par": par(session, settings, day) if finished else None,
+    }

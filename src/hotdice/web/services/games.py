@@ -1,0 +1,506 @@
+"""Games held by the server: create, rebuild, act, let the computer play, advise, and tell what happened.
+
+A game is stored as its record and rebuilt with :func:`hotdice.record.replay`. The browser sends intents —
+set these dice aside, then roll or bank — with the action number it saw (the length of the history). The
+intent is applied only if the game is still at that number: a repeated intent is recognised and changes
+nothing, a stale one is refused with the game as it is now. Dice are drawn on the server at the moment
+of the roll (seeded streams for the daily and challenges), so no answer can hold a roll not yet rolled.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
+
+from hotdice.dice import DiceSource, SecureDice, SeededDice
+from hotdice.engine import (
+    BANK,
+    ROLL,
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    Phase,
+    bank_records,
+    bank_refusal,
+    needs_validation,
+    room_to_target,
+)
+from hotdice.modes import Mode, Setup, pad, race, solo, together, versus
+from hotdice.odds import roll_odds
+from hotdice.players import PLAYERS, make_player
+from hotdice.record import Record, RecordError, record_of, replay
+from hotdice.rules import Rules, RulesError
+from hotdice.scoring import DiceError, SetAside, parse_dice
+from hotdice.stats import record_game
+from hotdice.store.web_models import WebGame, WebPlayer
+from hotdice.web.db import as_owner
+from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound, Stale
+from hotdice.web.services.players import clean_name
+
+__all__ = [
+    "HINT_MODES",
+    "LEVELS",
+    "ONLINE",
+    "Acted",
+    "Intent",
+    "Loaded",
+    "act",
+    "computer_spec",
+    "computer_step",
+    "create",
+    "hint",
+    "human_seat",
+    "load",
+    "new_game_row",
+    "record_json",
+    "view",
+]
+
+ONLINE = "online"  # the mode of an online table's game (recorded as "together")
+LEVELS = ("easy", "medium", "hard")
+FALLBACK_PLAYER = "greedy"  # for a level with no player, and for a decision a level's solver cannot make
+HINT_MODES = frozenset({Mode.SOLO, Mode.RACE, Mode.VERSUS, Mode.TOGETHER, Mode.PAD})  # not where scores compare
+# Hard and the coach's "win" and "turns" measures solve the whole game for its rules: about 25 s the first
+# time for a 10 000 target (then cached), minutes beyond. Past this target the server does not offer them.
+SOLVED_TARGET = 10_000
+LOCAL_MODES = (Mode.SOLO, Mode.RACE, Mode.VERSUS, Mode.TOGETHER, Mode.PAD)
+
+
+def computer_spec(level: str) -> str:
+    return level if level in PLAYERS else FALLBACK_PLAYER
+
+
+@dataclass
+class Loaded:
+    """A stored game rebuilt: its row, the engine's game, its dice key and its seats."""
+
+    row: WebGame
+    game: Game
+    seed: bytes | None
+    seats: list[dict[str, Any]]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def mode(self) -> str:
+        return self.row.mode
+
+    def dice(self) -> DiceSource | None:
+        """Where the next roll comes from: the seeded stream, live secure dice, or (score pad) the table."""
+        if self.seed is not None:
+            return SeededDice(self.seed)
+        return None if self.mode == Mode.PAD else SecureDice()
+
+    def controller(self, seat: int) -> str | None:
+        """The player whose device plays ``seat``; None for the computer."""
+        s = self.seats[seat]
+        if s["kind"] != "human":
+            return None
+        return str(s.get("player") or self.row.owner_id)
+
+    def seats_of(self, player_id: str | None) -> list[int]:
+        return [i for i in range(len(self.seats)) if player_id is not None and self.controller(i) == player_id]
+
+
+# -- creating, loading, saving --------------------------------------------------------------------------
+
+
+def record_mode(mode: str) -> str:
+    return Mode.TOGETHER.value if mode == ONLINE else mode
+
+
+def record_json(game: Game, seed: bytes | None, mode: str) -> str:
+    return json.dumps(record_of(game, seed=seed, mode=record_mode(mode)).to_json())
+
+
+def new_game_row(
+    setup: Setup,
+    owner: WebPlayer,
+    seats: list[dict[str, Any]],
+    *,
+    mode: str | None = None,
+    **columns: Any,
+) -> WebGame:
+    """The row of a new game of ``setup``, ready to add to a session; ``columns``: what the mode adds."""
+    game = setup.game
+    extra: dict[str, Any] = {}
+    if setup.roll_off is not None:
+        extra["roll_off"] = [[list(pair) for pair in rnd] for rnd in setup.roll_off.rounds]
+    mode = mode or setup.mode.value
+    return WebGame(
+        id=secrets.token_urlsafe(12),
+        mode=mode,
+        owner_id=owner.id,
+        record=record_json(game, setup.seed, mode),
+        action=len(game.history),
+        seats=json.dumps(seats),
+        extra=json.dumps(extra),
+        over=game.outcome is not None,
+        score=game.scores[0],
+        turns=game.turns_played[0],
+        **columns,
+    )
+
+
+def create(
+    session: Session,
+    owner: WebPlayer,
+    mode: str,
+    *,
+    rules: str | None = None,
+    names: list[str] | None = None,
+    level: str = "medium",
+    roll_off: bool = False,
+    computer_name: str = "Computer",
+) -> WebGame:
+    """A new game of one of the modes played on one device: solo, race, versus, together, pad."""
+    try:
+        table = Rules.parse(rules if rules is not None else owner.rules)
+    except RulesError as exc:
+        raise BadRequest(f"bad rules: {exc}") from None
+    people = [clean_name(n) for n in (names or [owner.name])]
+    try:
+        match mode:
+            case Mode.SOLO:
+                setup, seats = solo(table, people[0]), [human_seat()]
+            case Mode.RACE:
+                setup, seats = race(table, people[0]), [human_seat()]
+            case Mode.VERSUS:
+                if level not in LEVELS:
+                    raise BadRequest(f"unknown level '{level}': easy, medium or hard")
+                if level == "hard" and table.target > SOLVED_TARGET:
+                    raise BadRequest(f"Hard plays targets up to {SOLVED_TARGET} (it solves the whole game): "
+                                     "choose Medium for a longer game")
+                setup = versus(table, people[0], computer_name, hold_roll_off=roll_off)
+                seats = [human_seat(), {"kind": "computer", "spec": computer_spec(level), "level": level}]
+            case Mode.TOGETHER:
+                setup = together(table, people, hold_roll_off=roll_off)
+                seats = [human_seat() for _ in people]
+            case Mode.PAD:
+                if not 1 <= len(people) <= 8:
+                    raise BadRequest(f"the score pad takes 1 to 8 players, not {len(people)}")
+                setup, seats = pad(table, people), [human_seat() for _ in people]
+            case _:
+                raise BadRequest(f"unknown mode '{mode}': {', '.join(m.value for m in LOCAL_MODES)}")
+    except ValueError as exc:  # the mode's own refusals: two players of one name, too many players
+        raise BadRequest(str(exc)) from None
+    row = new_game_row(setup, owner, seats)
+    session.add(row)
+    session.flush()
+    return row
+
+
+def human_seat(player: str | None = None) -> dict[str, Any]:
+    """A seat played by a person: from ``player``'s device, or (None) from the device that made the game."""
+    return {"kind": "human", "player": player}
+
+
+def load(session: Session, game_id: str) -> Loaded:
+    row = session.get(WebGame, game_id) if 0 < len(game_id) <= 32 else None
+    if row is None:
+        raise NotFound(f"no game '{game_id}' here: check the link")
+    record = Record.from_json(row.record)
+    try:
+        game = replay(record)
+    except RecordError as exc:  # pragma: no cover - the server wrote it; a failure here is a bug
+        raise Conflict(f"this game cannot be rebuilt: {exc}") from None
+    seed = None if record.seed is None else bytes.fromhex(record.seed)
+    return Loaded(row, game, seed, json.loads(row.seats), json.loads(row.extra or "{}"))
+
+
+def save(session: Session, loaded: Loaded, before: int, viewer_id: str | None) -> bool:
+    """Write the game back if nobody has moved it since ``before``; True if this finished it."""
+    row, game = loaded.row, loaded.game
+    row.record = record_json(game, loaded.seed, row.mode)
+    row.action = len(game.history)
+    row.score = game.scores[0]
+    row.turns = game.turns_played[0]
+    finished = game.outcome is not None and not row.over
+    row.over = game.outcome is not None
+    try:
+        session.flush()
+    except StaleDataError:
+        session.rollback()
+        fresh = load(session, row.id)
+        raise Stale(
+            f"the game moved on (action {fresh.row.action}, not {before}): nothing changed", game=view(fresh, viewer_id)
+        ) from None
+    if finished:
+        _record_results(session, loaded)
+    return finished
+
+
+def _record_results(session: Session, loaded: Loaded) -> None:
+    """Statistics: every human seat of an online table; otherwise the device owner's seat (the first)."""
+    row, game = loaded.row, loaded.game
+    humans = [i for i, s in enumerate(loaded.seats) if s["kind"] == "human"]
+    seats = humans if row.mode == ONLINE else humans[:1]
+    computers = [s["spec"] for s in loaded.seats if s["kind"] == "computer"]
+    for seat in seats:
+        owner = loaded.controller(seat)
+        assert owner is not None
+        with as_owner(session, owner):
+            record_game(
+                session,
+                game,
+                player=seat,
+                mode=record_mode(row.mode),
+                opponent=computers[0] if computers else None,
+                record_json=row.record,
+                day=row.day,
+                official=row.official,
+            )
+
+
+# -- acting ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Intent:
+    """What the player asks for: set ``keep`` aside, then ``roll`` or ``bank``; ``dice``: the score pad's roll."""
+
+    n: int
+    keep: str | None = None
+    then: str | None = None
+    dice: str | None = None
+
+    def lines(self, rules: Rules) -> list[str]:
+        """The history lines this intent writes (the rolled dice apart), in the engine's own words."""
+        if self.keep is None and self.then is None:
+            raise BadRequest("say what to do: dice to set aside, and/or roll or bank")
+        if self.then not in (None, "roll", "bank"):
+            raise BadRequest(f"'{self.then}' is not roll or bank")
+        if self.dice is not None and self.then != "roll":
+            raise BadRequest("dice are typed in only with a roll (the score pad)")
+        out = []
+        try:
+            if self.keep is not None:
+                out.append(f"keep {SetAside.parse(self.keep, rules.dice)}")
+            if self.then is not None:
+                out.append(self.then)
+            if self.dice is not None:
+                out.append("dice " + "".join(map(str, parse_dice(self.dice, rules.dice))))
+        except DiceError as exc:
+            raise BadRequest(str(exc)) from None
+        return out
+
+
+@dataclass(frozen=True)
+class Acted:
+    """The game after an intent; ``applied`` False: it had already been applied (a repeat), nothing changed."""
+
+    view: dict[str, Any]
+    applied: bool
+    finished: bool = False
+
+
+def act(session: Session, game_id: str, viewer: WebPlayer, intent: Intent) -> Acted:
+    loaded = load(session, game_id)
+    game, n = loaded.game, len(loaded.game.history)
+    lines = intent.lines(game.rules)
+    if intent.n != n:
+        if 0 <= intent.n < n and game.history[intent.n : intent.n + len(lines)] == lines:
+            return Acted(view(loaded, viewer.id), applied=False)
+        raise Stale(f"this game is at action {n}, not {intent.n}: nothing changed", game=view(loaded, viewer.id))
+    seat = _seat_to_play(loaded, viewer)
+    if loaded.seats[seat]["kind"] != "human":
+        raise Conflict(f"it is {game.players[seat]}'s turn: the computer plays it")
+    dice = loaded.dice()
+    if dice is None and intent.then == "roll" and intent.dice is None:
+        raise BadRequest("the score pad rolls no dice: type in the table's roll")
+    if dice is not None and intent.dice is not None:
+        raise BadRequest("the server rolls the dice in this game: send no dice")
+    try:
+        turn = game.turn
+        if intent.keep is not None:
+            game.apply(lines[0][len("keep ") :], player=seat)
+        # A set-aside that reaches an exact target ends the turn at once: the "then" has nothing left to do.
+        if intent.then is not None and game.turn == turn and game.outcome is None:
+            game.apply(intent.then, player=seat)
+            if game.phase is Phase.CHANCE:
+                if dice is None:
+                    game.apply_roll(parse_dice(lines[-1][len("dice ") :], game.rules.dice))
+                else:
+                    game.apply_roll(dice.roll(game.dice_to_roll, game.turn, game.rolls_this_turn))
+    except (InvalidMoveError, DiceError) as exc:
+        raise BadRequest(str(exc)) from None
+    except IllegalMoveError as exc:
+        raise Conflict(str(exc)) from None
+    finished = save(session, loaded, n, viewer.id)
+    return Acted(view(loaded, viewer.id), applied=True, finished=finished)
+
+
+def _seat_to_play(loaded: Loaded, viewer: WebPlayer) -> int:
+    game = loaded.game
+    seat = game.to_act
+    if seat is None:
+        raise Conflict("the game is over")
+    if loaded.seats[seat]["kind"] == "human" and loaded.controller(seat) != viewer.id:
+        if not loaded.seats_of(viewer.id):
+            raise Forbidden("you are watching this game: only its players can play")
+        raise Forbidden(f"it is {game.players[seat]}'s turn, on their own device")
+    return seat
+
+
+def computer_step(session: Session, game_id: str, viewer: WebPlayer, n: int) -> Acted:
+    """One decision of the computer whose turn it is (a roll comes with its dice): shown step by step."""
+    loaded = load(session, game_id)
+    game = loaded.game
+    if n != len(game.history):
+        if n < len(game.history):
+            return Acted(view(loaded, viewer.id), applied=False)
+        raise Stale(f"this game is at action {len(game.history)}, not {n}", game=view(loaded, viewer.id))
+    if not loaded.seats_of(viewer.id):
+        raise Forbidden("only a player of this game can let the computer play")
+    seat = game.to_act
+    if seat is None:
+        raise Conflict("the game is over")
+    spec = loaded.seats[seat].get("spec")
+    if spec is None:
+        raise Conflict(f"it is {game.players[seat]}'s turn, not the computer's")
+    # The computer's randomness is fixed by the game and the moment: asking again gives the same decision.
+    rng = random.Random(f"{loaded.row.id}/{n}")
+    try:
+        action = make_player(spec, rng).choose(game)
+    except ValueError:  # rules its solver does not cover: this decision is the plain player's
+        action = make_player(FALLBACK_PLAYER, rng).choose(game)
+    dice = loaded.dice()
+    assert dice is not None  # computers play only where the server rolls
+    game.play(action, dice)
+    finished = save(session, loaded, n, viewer.id)
+    return Acted(view(loaded, viewer.id), applied=True, finished=finished)
+
+
+def hint(session: Session, game_id: str, viewer: WebPlayer) -> dict[str, Any]:
+    """The coach's advice for the player to act, where the mode allows it."""
+    from hotdice.coach import advise
+
+    loaded = load(session, game_id)
+    if loaded.mode not in HINT_MODES:
+        raise Forbidden("no hints in this mode: everyone plays on their own here")
+    _seat_to_play(loaded, viewer)
+    game = loaded.game
+    solved = game.turn_limit is not None or game.rules.target <= SOLVED_TARGET
+    try:
+        advice = advise(game, None if solved else "points")
+    except ValueError as exc:
+        raise Conflict(f"no hint here: {exc}") from None
+    return {
+        "measure": advice.measure,
+        "n": len(loaded.game.history),
+        "choices": [
+            {
+                "keep": None if c.keep is None else str(c.keep),
+                "then": c.then,
+                "value": c.value,
+                "cost": c.cost,
+                "text": str(c),
+                "said": advice.describe(c.value),
+            }
+            for c in advice.choices
+        ],
+    }
+
+
+# -- what the browser is shown ---------------------------------------------------------------------------
+
+
+def _risk(rules: Rules, dice: int) -> dict[str, Any]:
+    p: Fraction = roll_odds(rules, dice).farkle
+    return {"dice": dice, "p": float(p), "exact": f"{p.numerator}/{p.denominator}"}
+
+
+def shown_rules(game: Game) -> str:
+    """The rules string as the table knows it: a ten-turn game's lifted target (no target ends it) left out."""
+    text = str(game.rules)
+    if game.turn_limit is None:
+        return text
+    return ",".join(part for part in text.split(",") if not part.startswith("target="))
+
+
+def view(loaded: Loaded, viewer_id: str | None = None) -> dict[str, Any]:
+    """Everything the table shows, and what its player may do now; nothing that has not happened yet."""
+    game, rules, row = loaded.game, loaded.game.rules, loaded.row
+    cur = game.current
+    score, entered = game.scores[cur], game.entered[cur]
+    options = []
+    for o in game.options():
+        total = game.turn_total + o.points
+        hot = o.dice_left == 0
+        room = room_to_target(rules, score, game.turn_total)
+        wins = room is not None and o.points == room  # reaching an exact target banks at once
+        refusal = None
+        if not wins:
+            refusal = bank_refusal(rules, score=score, turn_total=total, entered=entered, hot_dice=hot,
+                                   must_validate=needs_validation(rules, o))
+        options.append({
+            "keep": str(o.keep),
+            "points": o.points,
+            "dice_left": o.dice_left,
+            "hot_dice": hot,
+            "bank": refusal,
+            "records": bank_records(rules, entered=entered, turn_total=total),
+            "wins": wins,
+            "risk": _risk(rules, rules.dice if hot else o.dice_left),
+        })
+    deciding = game.phase is Phase.DECIDE
+    outcome = game.outcome
+    return {
+        "id": row.id,
+        "mode": row.mode,
+        "rules": str(rules),
+        "rules_shown": shown_rules(game),
+        "dice": rules.dice,
+        "target": None if game.turn_limit is not None else rules.target,
+        "turn_limit": game.turn_limit,
+        "n": len(game.history),
+        "phase": game.phase.value,
+        "current": cur,
+        "to_act": game.to_act,
+        "you": loaded.seats_of(viewer_id),
+        "players": [
+            {
+                "name": name,
+                "score": game.scores[i],
+                "entered": game.entered[i],
+                "farkles_in_row": game.farkles_in_row[i],
+                "turns": game.turns_played[i],
+                "computer": loaded.seats[i].get("level") if loaded.seats[i]["kind"] == "computer" else None,
+            }
+            for i, name in enumerate(game.players)
+        ],
+        "entry": rules.entry,
+        "turn_total": game.turn_total,
+        "roll": None if game.roll is None else list(game.roll),
+        "set_aside": [str(keep) for keep in game.set_aside],
+        "dice_to_roll": game.dice_to_roll,
+        "hot_dice": game.hot_dice,
+        "must_validate": game.must_validate,
+        "last_round_by": game.last_round_by,
+        "options": options,
+        "can_roll": deciding and ROLL in game.legal_actions(),
+        "bank": None if game.to_act is None else game.why_not_bank(),
+        "can_bank": BANK in game.legal_actions(),
+        "bank_records": bank_records(rules, entered=entered, turn_total=game.turn_total),
+        "risk": _risk(rules, game.dice_to_roll),
+        "events": [
+            {"k": e.kind.value, "p": e.player, "t": e.turn, "pts": e.points, "d": list(e.dice)} for e in game.events
+        ],
+        "outcome": None if outcome is None else {
+            "winners": list(outcome.winners),
+            "termination": outcome.termination.value,
+            "scores": list(outcome.scores),
+        },
+        "hints": row.mode in HINT_MODES,
+        "roll_off": loaded.extra.get("roll_off"),
+        "day": None if row.day is None else row.day.isoformat(),
+        "official": row.official,
+        "challenge": row.challenge_code,
+        "table": row.table_code,
+    }

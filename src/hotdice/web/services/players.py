@@ -1,0 +1,82 @@
+"""Players without accounts: a random device token (kept by the browser in an HttpOnly cookie) and a name.
+
+Only the token's SHA-256 is stored, so a copy of the database does not let anyone act as a player.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from hotdice.rules import Rules, RulesError
+from hotdice.store.web_models import WebPlayer
+from hotdice.web.errors import BadRequest
+
+__all__ = ["COOKIE", "DEFAULT_NAME", "MAX_NAME", "clean_name", "device_player", "new_token", "update", "valid_token"]
+
+COOKIE = "hotdice_device"
+DEFAULT_NAME = "Player"
+MAX_NAME = 24  # a name fits on a phone's scoreboard
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def valid_token(token: str | None) -> bool:
+    """A token this server could have made (43 url-safe characters); anything else is ignored."""
+    return token is not None and len(token) == 43 and all(c.isalnum() or c in "-_" for c in token)
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def find(session: Session, token: str | None) -> WebPlayer | None:
+    if not valid_token(token):
+        return None
+    assert token is not None
+    return session.scalar(select(WebPlayer).where(WebPlayer.token_hash == _hash(token)))
+
+
+def device_player(session: Session, token: str, default_name: str = DEFAULT_NAME) -> WebPlayer:
+    """The player of this device, created on first use with ``default_name`` (in the page's language)."""
+    player = find(session, token)
+    if player is not None:
+        return player
+    player = WebPlayer(id=secrets.token_hex(16), token_hash=_hash(token), name=default_name, rules="farkle")
+    try:
+        with session.begin_nested():
+            session.add(player)
+    except IntegrityError:  # the same device's other request created it first
+        found = find(session, token)
+        assert found is not None
+        return found
+    return player
+
+
+def clean_name(name: str) -> str:
+    """A display name: trimmed, 1 to MAX_NAME characters, no control characters."""
+    cleaned = " ".join(name.split())
+    if not cleaned:
+        raise BadRequest("a name cannot be empty")
+    if len(cleaned) > MAX_NAME:
+        raise BadRequest(f"a name has at most {MAX_NAME} characters")
+    if any(not c.isprintable() for c in cleaned):
+        raise BadRequest("a name cannot hold control characters")
+    return cleaned
+
+
+def update(player: WebPlayer, *, name: str | None = None, rules: str | None = None) -> None:
+    """Change the display name or the house rules of the player's own games."""
+    if name is not None:
+        player.name = clean_name(name)
+    if rules is not None:
+        try:
+            player.rules = str(Rules.parse(rules))
+        except RulesError as exc:
+            raise BadRequest(f"bad rules: {exc}") from None

@@ -1,0 +1,122 @@
+"""Online tables: a host picks the rules and gets a code; 2 to 8 people join from their own devices; the
+host starts the game. Each seat is played from its own device (its cookie): a player who drops rejoins
+by opening the table again. Anyone else who opens it watches.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from hotdice.engine import MAX_PLAYERS
+from hotdice.modes import ALPHABET, together
+from hotdice.rules import Rules, RulesError
+from hotdice.store.web_models import WebPlayer, WebTable, WebTableSeat
+from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound
+from hotdice.web.services.games import ONLINE, human_seat, new_game_row
+from hotdice.web.services.players import clean_name
+
+__all__ = ["CODE_LENGTH", "create", "find", "join", "parse_code", "start", "state"]
+
+CODE_LENGTH = 6  # 30 bits of Crockford base 32: easy to read out across a room
+_READ = str.maketrans({"I": "1", "L": "1", "O": "0"})
+
+
+def parse_code(text: str) -> str:
+    code = "".join(ch for ch in text.upper() if ch not in "- \t").translate(_READ)
+    if len(code) != CODE_LENGTH or any(ch not in ALPHABET for ch in code):
+        raise BadRequest(f"a table code has {CODE_LENGTH} letters and digits, like 7KQ2MX")
+    return code
+
+
+def find(session: Session, code: str) -> WebTable:
+    found = session.get(WebTable, parse_code(code))
+    if found is None:
+        raise NotFound(f"no table {parse_code(code)} here: check the code")
+    return found
+
+
+def _seats(session: Session, code: str) -> list[WebTableSeat]:
+    query = select(WebTableSeat).where(WebTableSeat.table_code == code).order_by(WebTableSeat.seat)
+    return list(session.scalars(query))
+
+
+def create(session: Session, host: WebPlayer, rules: str | None = None, roll_off: bool = False) -> WebTable:
+    try:
+        table_rules = str(Rules.parse(rules if rules is not None else host.rules))
+    except RulesError as exc:
+        raise BadRequest(f"bad rules: {exc}") from None
+    while True:
+        code = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
+        try:
+            with session.begin_nested():
+                table = WebTable(code=code, host_id=host.id, rules=table_rules, roll_off=roll_off)
+                session.add(table)
+                session.flush()
+                session.add(WebTableSeat(table_code=code, seat=0, player_id=host.id, name=host.name))
+            return table
+        except IntegrityError:  # pragma: no cover - a code already in use
+            continue
+
+
+def join(session: Session, code: str, player: WebPlayer, name: str | None = None) -> WebTable:
+    """Take a seat (again: rejoining keeps one's seat) while the host has not started."""
+    table = find(session, code)
+    seats = _seats(session, table.code)
+    if any(s.player_id == player.id for s in seats):
+        return table
+    if table.game_id is not None:
+        raise Conflict("this game has started: you can watch it")
+    if len(seats) >= MAX_PLAYERS:
+        raise Conflict(f"this table is full ({MAX_PLAYERS} players): you can watch the game")
+    seated = clean_name(name if name is not None else player.name)
+    if any(s.name.casefold() == seated.casefold() for s in seats):
+        raise Conflict(f"someone at this table is already called {seated}: choose another name")
+    try:
+        with session.begin_nested():
+            number = session.scalar(select(func.count()).where(WebTableSeat.table_code == table.code)) or 0
+            session.add(WebTableSeat(table_code=table.code, seat=number, player_id=player.id, name=seated))
+    except IntegrityError:
+        raise Conflict("someone took that seat or name at the same moment: try again") from None
+    return table
+
+
+def start(session: Session, code: str, player: WebPlayer) -> WebTable:
+    table = find(session, code)
+    if table.host_id != player.id:
+        raise Forbidden("only the host starts the game")
+    if table.game_id is not None:
+        return table
+    seats = _seats(session, table.code)
+    if len(seats) < 2:
+        raise Conflict("an online table needs at least 2 players: share the code")
+    host = session.get(WebPlayer, table.host_id)
+    assert host is not None
+    setup = together(Rules.parse(table.rules), [s.name for s in seats], hold_roll_off=table.roll_off)
+    row = new_game_row(setup, host, [human_seat(s.player_id) for s in seats], mode=ONLINE,
+                       table_code=table.code)
+    session.add(row)
+    session.flush()
+    table.game_id = row.id
+    return table
+
+
+def state(session: Session, code: str, viewer: WebPlayer | None) -> dict[str, Any]:
+    table = find(session, code)
+    seats = _seats(session, table.code)
+    viewer_id = None if viewer is None else viewer.id
+    return {
+        "code": table.code,
+        "rules": table.rules,
+        "roll_off": table.roll_off,
+        "host": next((s.name for s in seats if s.player_id == table.host_id), ""),
+        "you_host": table.host_id == viewer_id,
+        "seated": any(s.player_id == viewer_id for s in seats),
+        "seats": [{"name": s.name, "you": s.player_id == viewer_id} for s in seats],
+        "game": table.game_id,
+        "full": len(seats) >= MAX_PLAYERS,
+    }

@@ -1,0 +1,120 @@
+/* hotdice: what every page shares — translations, numbers, the API, dice drawings, small page behaviours. */
+"use strict";
+
+const HD = (() => {
+  const catalog = JSON.parse(document.getElementById("catalog").textContent);
+  const lang = document.documentElement.lang || "en";
+  const numberFormat = new Intl.NumberFormat(lang === "fr" ? "fr-FR" : "en-US");
+  const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+  /** The catalog's text for key, with {name} placeholders filled in. */
+  function t(key, params = {}) {
+    const text = catalog[key] ?? key;
+    return text.replace(/\{(\w+)\}/g, (all, name) => (name in params ? String(params[name]) : all));
+  }
+
+  function num(n) { return numberFormat.format(n); }
+  function pct(p) { return (100 * p).toLocaleString(lang === "fr" ? "fr-FR" : "en-US", { maximumFractionDigits: 1, minimumFractionDigits: 1 }) + "\u202f%"; }
+
+  class ApiError extends Error {
+    constructor(status, body) {
+      super((body && body.detail) || `HTTP ${status}`);
+      this.status = status;
+      this.body = body || {};
+    }
+  }
+
+  /** JSON in, JSON out; a refusal (4xx) becomes an ApiError carrying the server's reason. */
+  async function api(method, url, body) {
+    const options = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+    if (body !== undefined) {
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    let response;
+    try {
+      response = await fetch(url, options);
+    } catch (err) {
+      throw new ApiError(0, { detail: t("js.offline") });
+    }
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok) throw new ApiError(response.status, data);
+    return data;
+  }
+
+  let toastTimer = 0;
+  function toast(message, bad = false) {
+    const box = document.getElementById("toast");
+    if (!box) return;
+    box.textContent = message;
+    box.classList.toggle("bad", bad);
+    box.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { box.hidden = true; }, bad ? 5000 : 2600);
+  }
+
+  const PIPS = {
+    1: [[50, 50]],
+    2: [[28, 28], [72, 72]],
+    3: [[27, 27], [50, 50], [73, 73]],
+    4: [[28, 28], [72, 28], [28, 72], [72, 72]],
+    5: [[27, 27], [73, 27], [50, 50], [27, 73], [73, 73]],
+    6: [[28, 25], [72, 25], [28, 50], [72, 50], [28, 75], [72, 75]],
+  };
+
+  /** An SVG drawing of a die face (0: a blank die). */
+  function dieSVG(face) {
+    const r = face === 1 ? 11 : 9;
+    const pips = (PIPS[face] || []).map(([x, y]) => `<circle class="pip" cx="${x}" cy="${y}" r="${r}"/>`).join("");
+    return `<svg viewBox="0 0 100 100" aria-hidden="true" focusable="false">${pips}</svg>`;
+  }
+
+  function miniDice(faces) {
+    return `<span class="mini" aria-hidden="true">${faces.map((f) => `<svg viewBox="0 0 100 100"><rect x="4" y="4" width="92" height="92" rx="20" fill="#fffaf0" stroke="#cdbf9f" stroke-width="6"/>${(PIPS[f] || []).map(([x, y]) => `<circle cx="${x}" cy="${y}" r="10" fill="${f === 1 ? "#b3261e" : "#22201c"}"/>`).join("")}</svg>`).join("")}</span>`;
+  }
+
+  function escapeHTML(text) {
+    return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+  }
+
+  function go(url) { window.location.assign(url); }
+
+  function busy(button, on) {
+    if (!button) return;
+    button.disabled = on;
+    button.setAttribute("aria-busy", on ? "true" : "false");
+  }
+
+  /* Buttons that POST and follow the answer's url (or reload): [data-post]. */
+  document.addEventListener("click", async (event) => {
+    const button = event.target.closest("[data-post]");
+    if (!button) return;
+    event.preventDefault();
+    busy(button, true);
+    try {
+      const data = await api("POST", button.dataset.post, {});
+      if ("reload" in button.dataset || !data.url) window.location.reload();
+      else go(data.url);
+    } catch (err) {
+      toast(err.message, true);
+      busy(button, false);
+    }
+  });
+
+  /* Copy buttons: [data-copy="#input"]. Links to this very page: [data-self-link]. */
+  document.querySelectorAll("[data-self-link]").forEach((input) => { input.value = window.location.href.replace(/\/results$/, ""); });
+  document.addEventListener("click", async (event) => {
+    const button = event.target.closest("[data-copy]");
+    if (!button) return;
+    const input = document.querySelector(button.dataset.copy);
+    try {
+      await navigator.clipboard.writeText(input.value);
+    } catch (err) {
+      input.select();
+      document.execCommand("copy");
+    }
+    toast(t("js.copied"));
+  });
+
+  return { t, num, pct, api, toast, dieSVG, miniDice, escapeHTML, go, busy, reducedMotion, lang, ApiError };
+})();

@@ -1,0 +1,575 @@
+/* hotdice: the table. The server holds the game; this page shows it and sends intents with the action
+   number it saw. It knows no rule: which dice may be set aside, their points, whether a bank is allowed and
+   the farkle risk all come from the server's view of the game. */
+"use strict";
+
+(() => {
+  const { t, num, pct, api, toast, dieSVG, miniDice, escapeHTML, reducedMotion } = HD;
+  const $ = (id) => document.getElementById(id);
+  const root = $("table");
+  const live = root.dataset.live === "1";
+
+  let view = JSON.parse($("view").textContent);
+  const you = view.you; // the seats this device plays (none: watching)
+  let selected = new Set(); // indices of the roll's dice picked to set aside
+  let seen = view.events.length; // events already told
+  let sending = false;
+  let stepTimer = 0;
+  let quietUntil = 0; // a moment is on screen until then: the computer waits for it
+  let hint = null;
+  let pad = null; // the score pad's roll being typed: {intent, count, faces}
+
+  const storeKey = () => `hotdice:${view.id}:${view.n}`;
+  const name = (seat) => view.players[seat].name;
+  const mine = () => view.to_act !== null && you.includes(view.to_act);
+  const computerToPlay = () => view.to_act !== null && view.players[view.to_act].computer !== null && you.length > 0;
+
+  function restoreSelection() {
+    try {
+      const saved = JSON.parse(sessionStorage.getItem(storeKey()) || "[]");
+      selected = new Set(saved.filter((i) => view.roll && i < view.roll.length));
+    } catch (err) {
+      selected = new Set();
+    }
+  }
+  function saveSelection() {
+    try { sessionStorage.setItem(storeKey(), JSON.stringify([...selected])); } catch (err) { /* private mode */ }
+  }
+
+  function selectedKeep() {
+    return [...selected].map((i) => view.roll[i]).sort((a, b) => a - b).join("");
+  }
+  function selectedOption() {
+    if (view.phase !== "set-aside" || selected.size === 0) return null;
+    const keep = selectedKeep();
+    return view.options.find((o) => o.keep === keep) || null;
+  }
+
+  /* -- drawing ------------------------------------------------------------------------------------ */
+
+  function renderScores() {
+    const winners = view.outcome ? view.outcome.winners : [];
+    $("scores").innerHTML = view.players.map((p, i) => {
+      const meta = [];
+      if (view.outcome === null && i === view.current) meta.push(`<span class="tag turn">${escapeHTML(t("table.playing"))}</span>`);
+      if (p.computer) meta.push(`<span class="tag">${escapeHTML(t("level." + p.computer))}</span>`);
+      else if (you.includes(i) && you.length < view.players.length && view.players.length > 1) meta.push(`<span class="tag">${escapeHTML(t("board.you"))}</span>`);
+      const text = (words) => `<span>${escapeHTML(words)}</span>`;
+      if (view.turn_limit) meta.push(text(t("table.turns_of", { turns: p.turns, limit: view.turn_limit })));
+      else meta.push(text(t(p.turns === 1 ? "table.turns_one" : "table.turns", { turns: p.turns })));
+      if (view.entry > 0 && !p.entered) meta.push(text(t("table.not_entered", { entry: num(view.entry) })));
+      if (p.farkles_in_row > 0) meta.push(`<span class="farkle-marks" title="${escapeHTML(t("table.farkles_in_row", { n: p.farkles_in_row }))}">${"✕".repeat(p.farkles_in_row)}</span>`);
+      if (view.last_round_by === i) meta.push(text(t("table.reached")));
+      const classes = ["score", view.outcome === null && i === view.current ? "current" : "", winners.includes(i) ? "winner" : ""].join(" ");
+      const label = t("table.score_label", { name: p.name, score: num(p.score) });
+      return `<li class="${classes}" aria-label="${escapeHTML(label)}"${i === view.current ? ' aria-current="true"' : ""}>
+        <span class="name" title="${escapeHTML(p.name)}">${escapeHTML(p.name)}</span>
+        <span class="points">${num(p.score)}</span><span class="meta">${meta.join("")}</span></li>`;
+    }).join("");
+  }
+
+  function renderTurnLine() {
+    let text;
+    if (view.outcome) text = escapeHTML(t("table.game_over"));
+    else if (mine() && you.length === 1) text = `<span class="who">${escapeHTML(t("table.your_turn"))}</span>`;
+    else text = `<span class="who">${escapeHTML(name(view.current))}</span> ${escapeHTML(computerToPlay() || view.players[view.current].computer ? t("table.computer_playing") : t("table.to_play"))}`;
+    if (view.turn_limit && !view.outcome) text += ` · ${escapeHTML(t("table.turn_of", { turn: Math.min(view.players[view.current].turns + 1, view.turn_limit), limit: view.turn_limit }))}`;
+    if (view.target && !view.outcome) text += ` · ${escapeHTML(t("table.target", { target: num(view.target) }))}`;
+    if (view.last_round_by !== null && !view.outcome) text += ` · <strong>${escapeHTML(t("moment.last-round"))}</strong>`;
+    $("turn-line").innerHTML = text;
+    $("turn-total").textContent = num(view.turn_total);
+  }
+
+  /** The roll that ended the last turn (a farkle or a bust), to leave on the table until the next roll. */
+  function lastFailedRoll() {
+    const events = view.events;
+    for (let i = events.length - 1; i >= 0 && i >= events.length - 4; i--) {
+      if (events[i].k === "roll") return null;
+      if (events[i].k === "farkle" || events[i].k === "bust") {
+        for (let j = i - 1; j >= 0; j--) if (events[j].k === "roll") return events[j].d;
+      }
+    }
+    return null;
+  }
+
+  function renderDice() {
+    const box = $("dice");
+    box.classList.remove("farkled");
+    if (view.roll) {
+      const active = mine() && view.phase === "set-aside" && !sending;
+      box.setAttribute("aria-label", t("table.dice_rolled"));
+      box.innerHTML = view.roll.map((face, i) => {
+        const label = t("table.die_label", { n: i + 1, face });
+        return `<button type="button" class="die" data-index="${i}" data-face="${face}" aria-pressed="${selected.has(i)}"
+          aria-label="${escapeHTML(label)}"${active ? "" : " disabled"}>${dieSVG(face)}</button>`;
+      }).join("");
+      return;
+    }
+    const failed = view.outcome === null && view.phase === "decide" && view.turn_total === 0 ? lastFailedRoll() : null;
+    if (failed) {
+      box.classList.add("farkled");
+      box.setAttribute("aria-label", t("table.last_roll"));
+      box.innerHTML = failed.map((face) => `<span class="die dead" role="img" aria-label="${face}">${dieSVG(face)}</span>`).join("");
+      return;
+    }
+    box.setAttribute("aria-label", t("table.dice_to_roll", { n: view.dice_to_roll }));
+    box.innerHTML = view.outcome ? "" : Array.from({ length: view.dice_to_roll }, () => '<span class="die ghost" aria-hidden="true"></span>').join("");
+  }
+
+  function renderTray() {
+    $("tray").innerHTML = view.set_aside.map((keep) =>
+      `<span class="group" role="listitem" aria-label="${escapeHTML(keep.split("").join(" "))}">${keep.split("").map((f) => `<span class="die" aria-hidden="true">${dieSVG(Number(f))}</span>`).join("")}</span>`
+    ).join("");
+  }
+
+  function rollCount(option) {
+    if (option) return option.hot_dice ? view.dice : option.dice_left;
+    return view.dice_to_roll;
+  }
+
+  function renderControls() {
+    const roll = $("roll");
+    const bank = $("bank");
+    const playing = mine() && !sending && view.outcome === null;
+    const option = selectedOption();
+    let canRoll = false;
+    let canBank = false;
+    let why = "";
+    let risk = null;
+    let selection = "";
+    let bankTotal = view.turn_total;
+    let records = view.bank_records;
+    if (view.phase === "set-aside") {
+      if (selected.size === 0) {
+        selection = mine() ? escapeHTML(t("table.pick")) : "";
+      } else if (option) {
+        selection = t("table.selection", { keep: option.keep.split("").join(" "), points: `<strong>+${num(option.points)}</strong>`, total: num(view.turn_total + option.points) });
+        canRoll = !option.wins;
+        canBank = option.bank === null;
+        why = option.bank || "";
+        risk = option.wins ? null : option.risk;
+        bankTotal = view.turn_total + option.points;
+        records = option.records;
+        if (option.hot_dice) selection += ` · <strong>${escapeHTML(t("moment.hot-dice"))}</strong>`;
+      } else {
+        selection = `<span class="bad">${escapeHTML(t("table.not_scoring"))}</span>`;
+      }
+    } else if (view.phase === "decide" && view.outcome === null) {
+      canRoll = view.can_roll;
+      canBank = view.can_bank;
+      why = view.can_bank || view.turn_total === 0 ? "" : view.bank || "";
+      risk = view.risk;
+      if (view.hot_dice) selection = `<strong>${escapeHTML(t("moment.hot-dice"))}</strong> ${escapeHTML(t("table.hot_dice_choice"))}`;
+    }
+    $("selection").innerHTML = selection;
+    roll.disabled = !(playing && canRoll) || pad !== null;
+    bank.disabled = !(playing && canBank) || pad !== null;
+    const count = rollCount(option);
+    roll.textContent = view.mode === "pad" ? t("pad.roll", { n: count }) : t("table.roll_n", { n: count });
+    if (option && option.wins) bank.textContent = t("table.bank_win");
+    else bank.textContent = records ? (bankTotal > 0 ? t("table.bank_n", { points: num(bankTotal) }) : t("table.bank")) : t("table.stop_lost");
+    $("why").textContent = mine() && view.outcome === null ? why : "";
+    $("risk").innerHTML = mine() && risk && view.outcome === null
+      ? t("table.risk", { n: risk.dice, p: `<strong>${pct(risk.p)}</strong>`, exact: risk.exact })
+      : "";
+    $("hint").hidden = !(view.hints && mine() && view.outcome === null);
+    $("hint").disabled = sending;
+    renderHint();
+  }
+
+  function renderHint() {
+    const box = $("hint-box");
+    if (!hint || hint.n !== view.n) {
+      box.hidden = true;
+      return;
+    }
+    const said = (c) => {
+      if (hint.measure === "win") return t("hint.win", { p: pct(c.value) });
+      if (hint.measure === "turns") return t("hint.turns", { n: c.value.toFixed(2) });
+      return t("hint.points", { points: num(Math.round(c.value)) });
+    };
+    const what = (c) => (c.keep ? t("hint.keep_then_" + c.then, { keep: c.keep.split("").join(" ") }) : t("hint.then_" + c.then));
+    const items = hint.choices.slice(0, 4).map((c, i) =>
+      `<li class="${i === 0 ? "best" : ""}">${escapeHTML(what(c))} — ${escapeHTML(said(c))}${i > 0 && c.cost > 0 ? ` <span class="muted">(${escapeHTML(t("hint.cost"))} ${escapeHTML(hint.measure === "win" ? pct(c.cost) : c.cost.toFixed(hint.measure === "turns" ? 2 : 0))})</span>` : ""}</li>`
+    ).join("");
+    const best = hint.choices[0];
+    box.innerHTML = `<h3>${escapeHTML(t("hint.title"))}</h3><ol>${items}</ol>` +
+      (best.keep && view.roll ? `<button type="button" class="button small" id="hint-use">${escapeHTML(t("hint.use"))}</button>` : "");
+    box.hidden = false;
+    const use = $("hint-use");
+    if (use) use.addEventListener("click", () => { pickDice(best.keep); });
+  }
+
+  function pickDice(keep) {
+    const wanted = keep.split("").map(Number);
+    selected = new Set();
+    view.roll.forEach((face, i) => {
+      const at = wanted.indexOf(face);
+      if (at >= 0) { selected.add(i); wanted.splice(at, 1); }
+    });
+    saveSelection();
+    renderDice();
+    renderControls();
+  }
+
+  function logLine(e, scores) {
+    const who = escapeHTML(name(e.p));
+    const dice = e.d.length ? miniDice(e.d) : "";
+    switch (e.k) {
+      case "turn": return [`${escapeHTML(t("log.turn", { round: Math.floor(e.t / view.players.length) + 1, name: name(e.p) }))}`, "turn"];
+      case "roll": return [`${escapeHTML(t("log.roll", { name: name(e.p) }))} ${dice}`, "roll"];
+      case "validated": return [escapeHTML(t("log.validated")), "validated"];
+      case "set-aside": return [`${escapeHTML(t("log.set_aside", { points: num(e.pts) }))} ${dice}`, "set-aside"];
+      case "hot-dice": return [escapeHTML(t("log.hot_dice", { n: view.dice })), "hot-dice"];
+      case "farkle": return [escapeHTML(e.pts ? t("log.farkle_lost", { points: num(e.pts) }) : t("log.farkle")), "farkle"];
+      case "bust": return [escapeHTML(t("log.bust", { points: num(e.pts) })), "bust"];
+      case "penalty": scores[e.p] -= e.pts; return [escapeHTML(t("log.penalty", { points: num(e.pts), score: num(scores[e.p]) })), "penalty"];
+      case "bank": scores[e.p] += e.pts; return [escapeHTML(t("log.bank", { name: name(e.p), points: num(e.pts), score: num(scores[e.p]) })), "bank"];
+      case "entry-missed": return [escapeHTML(t("log.entry_missed", { points: num(e.pts), entry: num(view.entry) })), "entry-missed"];
+      case "last-round": return [escapeHTML(t("log.last_round", { name: name(e.p), points: num(e.pts) })), "last-round"];
+      case "game-over": return [escapeHTML(t("log.game_over")), "game-over"];
+      default: return [who, ""];
+    }
+  }
+
+  let lines = []; // the log, one [html, kind] per event
+
+  function renderLog() {
+    const scores = view.players.map(() => 0);
+    lines = view.events.map((e) => logLine(e, scores));
+    const log = $("log");
+    log.innerHTML = lines.map(([html, kind]) => `<li class="${kind}">${html}</li>`).join("");
+    log.scrollTop = log.scrollHeight;
+  }
+
+  function renderRollOff() {
+    const box = $("roll-off");
+    if (!view.roll_off) { box.hidden = true; return; }
+    const rounds = view.roll_off.map((round) => round.map(([p, die]) => `${escapeHTML(name(p))} ${miniDice([die])}`).join(", "));
+    box.innerHTML = `<strong>${escapeHTML(t("table.roll_off"))}</strong> ${rounds.join(" · ")} → ${escapeHTML(t("table.starts", { name: name(view.events[0].p) }))}`;
+    box.hidden = false;
+  }
+
+  function renderOver() {
+    const over = $("over");
+    over.closest(".felt").classList.toggle("done", view.outcome !== null);
+    if (!view.outcome) { over.hidden = true; return; }
+    const winners = view.outcome.winners;
+    const names = winners.map(name);
+    let title;
+    if (view.players.length === 1) title = t("over.score", { score: num(view.players[0].score) });
+    else if (winners.length === 1 && you.length === 1 && winners[0] === you[0]) title = t("over.you_win");
+    else if (winners.length === 1) title = t("over.wins", { name: names[0] });
+    else title = t("over.share", { names: names.join(" & ") });
+    $("over-title").textContent = title;
+    const order = view.players.map((p, i) => [p, i]).sort((a, b) => b[0].score - a[0].score);
+    $("final").innerHTML = order.map(([p, i]) => `<li class="${winners.includes(i) ? "won" : ""}"><span>${escapeHTML(p.name)}</span><span>${num(p.score)}</span></li>`).join("");
+    let extra = "";
+    const buttons = [];
+    if (view.mode === "daily") {
+      extra = escapeHTML(t("over.daily"));
+      buttons.push(`<a class="button primary" href="/daily">${escapeHTML(t("over.leaderboard"))}</a>`);
+    } else if (view.mode === "challenge") {
+      buttons.push(`<a class="button primary" href="/c/${view.challenge}/results">${escapeHTML(t("over.results"))}</a>`);
+    } else if (view.mode !== "online") {
+      buttons.push(`<button type="button" class="button primary" id="again">${escapeHTML(t("over.again"))}</button>`);
+    }
+    buttons.push(`<a class="button" href="/">${escapeHTML(t("over.home"))}</a>`);
+    $("over-extra").textContent = extra;
+    $("over-buttons").innerHTML = buttons.join("");
+    const again = $("again");
+    if (again) again.addEventListener("click", playAgain);
+    over.hidden = false;
+  }
+
+  async function playAgain() {
+    const humans = view.players.filter((p) => !p.computer).map((p) => p.name);
+    const computer = view.players.find((p) => p.computer);
+    const body = { mode: view.mode, names: humans, roll_off: view.roll_off !== null };
+    if (computer) body.level = computer.computer;
+    try {
+      const made = await api("POST", "/api/games", body);
+      window.location.assign(made.url);
+    } catch (err) {
+      toast(err.message, true);
+    }
+  }
+
+  function render() {
+    root.dataset.n = String(view.n); // the action number shown (scripts and tests can wait for it)
+    root.dataset.phase = view.outcome ? "over" : view.phase;
+    renderScores();
+    renderTurnLine();
+    renderDice();
+    renderTray();
+    renderControls();
+    renderLog();
+    renderRollOff();
+    renderOver();
+  }
+
+  /* -- what just happened: the roll, the moments, the announcement ---------------------------------- */
+
+  const MOMENT_ORDER = ["game-over", "last-round", "penalty", "hot-dice", "farkle", "bust", "entry-missed"];
+
+  function tell(fresh, previousCurrent) {
+    if (fresh.length === 0) return;
+    const words = lines.slice(lines.length - fresh.length).map(([html]) => html.replace(/<[^>]+>/g, "")).join(". ");
+    const rolled = fresh.filter((e) => e.k === "roll").pop();
+    $("announce").textContent = rolled ? `${words}. ${t("table.rolled", { dice: rolled.d.join(" ") })}` : words;
+    if (rolled) tumble(rolled.d);
+    const moments = [];
+    for (const kind of MOMENT_ORDER) {
+      const e = fresh.find((x) => x.k === kind);
+      if (!e) continue;
+      if (kind === "game-over") {
+        const w = view.outcome.winners;
+        moments.push(["winner", view.players.length === 1 ? num(view.players[0].score) : (w.length === 1 ? t("moment.wins", { name: name(w[0]) }) : t("moment.tie"))]);
+      } else if (kind === "penalty") moments.push([kind, t("moment.penalty", { points: num(e.pts) })]);
+      else moments.push([kind, t("moment." + kind)]);
+    }
+    const passed = you.length > 1 && view.outcome === null && view.current !== previousCurrent && you.includes(view.current);
+    if (passed) moments.push(["pass", t("moment.pass", { name: name(view.current) })]);
+    showMoments(moments.slice(0, 2));
+    if (fresh.some((e) => e.k === "game-over")) setTimeout(() => $("over").focus(), 50);
+  }
+
+  function tumble(faces) {
+    const box = $("dice");
+    if (reducedMotion.matches) return;
+    box.classList.remove("rolling");
+    void box.offsetWidth; // restart the animation
+    box.classList.add("rolling");
+    const dice = [...box.querySelectorAll(".die")];
+    let flips = 0;
+    const timer = setInterval(() => {
+      flips += 1;
+      dice.forEach((d, i) => {
+        d.innerHTML = dieSVG(flips >= 5 ? Number(d.dataset.face || faces[i]) : 1 + Math.floor(Math.random() * 6));
+      });
+      if (flips >= 5) clearInterval(timer);
+    }, 90);
+    setTimeout(() => box.classList.remove("rolling"), 700);
+  }
+
+  function showMoments(list) {
+    const box = $("moment");
+    list.forEach(([kind, text], i) => {
+      setTimeout(() => {
+        box.className = `moment ${kind}`;
+        box.textContent = text;
+        void box.offsetWidth;
+        box.classList.add("show");
+      }, i * 1400);
+    });
+    if (list.length) {
+      quietUntil = Date.now() + list.length * 1400;
+      setTimeout(() => { box.className = "moment"; }, list.length * 1400 + 200);
+    }
+  }
+
+  /* -- acting -------------------------------------------------------------------------------------- */
+
+  function update(next) {
+    if (next.n <= view.n && next.id === view.id && next.events.length <= seen) return; // nothing new
+    const previousCurrent = view.current;
+    const fresh = next.events.slice(seen);
+    view = { ...next, you };
+    seen = next.events.length;
+    hint = null;
+    restoreSelection();
+    render();
+    tell(fresh, previousCurrent);
+    keepFocus();
+    schedule();
+  }
+
+  /** A keyboard or screen-reader player whose button has just been disabled goes on from the dice. */
+  function keepFocus() {
+    const active = document.activeElement;
+    if (!mine() || (active && active !== document.body && !active.disabled)) return;
+    const target = view.phase === "set-aside" ? $("dice").querySelector("button.die") : $("roll");
+    if (target && !target.disabled) target.focus({ preventScroll: true });
+  }
+
+  async function send(intent) {
+    if (sending) return;
+    sending = true;
+    renderControls();
+    try {
+      const data = await api("POST", `/api/games/${view.id}/act`, { n: view.n, ...intent });
+      sending = false;
+      if (!data.applied) toast(t("js.repeated"));
+      update(data.game);
+    } catch (err) {
+      sending = false;
+      if (err.body && err.body.game) {
+        toast(t("js.stale"));
+        update(err.body.game);
+      } else {
+        toast(err.message, true);
+      }
+    } finally {
+      sending = false;
+      renderControls();
+      renderDice();
+    }
+  }
+
+  function schedule() {
+    clearTimeout(stepTimer);
+    if (view.outcome || !computerToPlay()) return;
+    const pause = reducedMotion.matches ? 350 : 800;
+    stepTimer = setTimeout(step, Math.max(pause, quietUntil - Date.now()));
+  }
+
+  async function step() {
+    try {
+      const data = await api("POST", `/api/games/${view.id}/computer`, { n: view.n });
+      update(data.game);
+    } catch (err) {
+      if (err.body && err.body.game) update(err.body.game);
+      else {
+        toast(err.message, true);
+        stepTimer = setTimeout(step, 3000);
+      }
+    }
+  }
+
+  function toggle(index) {
+    if (!view.roll || index >= view.roll.length || !mine() || view.phase !== "set-aside" || sending) return;
+    if (selected.has(index)) selected.delete(index);
+    else selected.add(index);
+    saveSelection();
+    const die = $("dice").querySelector(`[data-index="${index}"]`);
+    if (die) die.setAttribute("aria-pressed", String(selected.has(index)));
+    renderControls();
+  }
+
+  function intentFor(then) {
+    const option = selectedOption();
+    if (view.phase === "set-aside") return option ? { keep: option.keep, then } : null;
+    return { then };
+  }
+
+  function roll() {
+    if ($("roll").disabled) return;
+    const intent = intentFor("roll");
+    if (!intent) return;
+    if (view.mode === "pad") { openPad(intent, rollCount(selectedOption())); return; }
+    send(intent);
+  }
+
+  function bank() {
+    if ($("bank").disabled) return;
+    const intent = intentFor("bank");
+    if (intent) send(intent);
+  }
+
+  async function askHint() {
+    if ($("hint").hidden || $("hint").disabled) return;
+    $("hint").disabled = true;
+    try {
+      hint = await api("GET", `/api/games/${view.id}/hint`);
+      renderHint();
+    } catch (err) {
+      toast(err.message, true);
+    } finally {
+      $("hint").disabled = false;
+    }
+  }
+
+  /* -- the score pad: type in the roll the table's real dice show ------------------------------------ */
+
+  function openPad(intent, count) {
+    pad = { intent, count, faces: [] };
+    $("pad-entry").hidden = false;
+    renderPad();
+    renderControls();
+    $("pad-entry").querySelector(".face-button").focus();
+  }
+  function closePad() {
+    pad = null;
+    $("pad-entry").hidden = true;
+    renderControls();
+  }
+  function renderPad() {
+    if (!pad) return;
+    $("pad-prompt").textContent = t("pad.prompt", { n: pad.count, typed: pad.faces.length });
+    $("pad-typed").innerHTML = pad.faces.map((f) => `<span class="die" aria-hidden="true">${dieSVG(f)}</span>`).join("");
+    $("pad-typed").setAttribute("aria-label", pad.faces.join(" "));
+    $("pad-ok").disabled = pad.faces.length !== pad.count;
+  }
+  document.querySelectorAll(".face-button").forEach((b) => {
+    b.innerHTML = dieSVG(Number(b.dataset.face));
+    b.addEventListener("click", () => addFace(Number(b.dataset.face)));
+  });
+  function addFace(face) {
+    if (pad && pad.faces.length < pad.count) { pad.faces.push(face); renderPad(); }
+  }
+  $("pad-undo").addEventListener("click", () => { if (pad) { pad.faces.pop(); renderPad(); } });
+  $("pad-cancel").addEventListener("click", closePad);
+  $("pad-ok").addEventListener("click", () => {
+    if (!pad || pad.faces.length !== pad.count) return;
+    const intent = { ...pad.intent, dice: pad.faces.join("") };
+    closePad();
+    send(intent);
+  });
+
+  /* -- input ----------------------------------------------------------------------------------------- */
+
+  $("dice").addEventListener("click", (event) => {
+    const die = event.target.closest("button.die");
+    if (die) toggle(Number(die.dataset.index));
+  });
+  $("roll").addEventListener("click", roll);
+  $("bank").addEventListener("click", bank);
+  $("hint").addEventListener("click", askHint);
+
+  document.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.target.closest("input, select, textarea")) return;
+    const key = event.key.toLowerCase();
+    if (pad) {
+      if (/^[1-6]$/.test(key)) addFace(Number(key));
+      else if (key === "backspace") { pad.faces.pop(); renderPad(); }
+      else if (key === "enter") $("pad-ok").click();
+      else if (key === "escape") closePad();
+      else return;
+      event.preventDefault();
+      return;
+    }
+    if (/^[1-6]$/.test(key)) toggle(Number(key) - 1);
+    else if (key === "r") roll();
+    else if (key === "b") bank();
+    else if (key === "h") askHint();
+    else if (key === "escape") { selected.clear(); saveSelection(); renderDice(); renderControls(); }
+    else return;
+    event.preventDefault();
+  });
+
+  /* -- live tables: every move arrives over a WebSocket ------------------------------------------------ */
+
+  function connect() {
+    let delay = 500;
+    const open = () => {
+      const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+      const socket = new WebSocket(`${scheme}://${window.location.host}/ws/games/${view.id}`);
+      socket.addEventListener("open", () => { delay = 500; });
+      socket.addEventListener("message", (event) => {
+        const data = JSON.parse(event.data);
+        if (data.type === "game" && !sending) update(data.view);
+      });
+      socket.addEventListener("close", (event) => {
+        if (event.code === 4404) return;
+        setTimeout(open, delay);
+        delay = Math.min(delay * 2, 8000);
+      });
+    };
+    open();
+  }
+
+  restoreSelection();
+  render();
+  schedule();
+  if (live) connect();
+})();

@@ -1,0 +1,402 @@
+"""The web app in a real browser: Debian's chromium driven by Playwright, against ``hotdice serve`` running
+as a real process on a free loopback port, with its own SQLite file.
+
+Every click is a person's click (or key): the tests read the game's state from the API only to decide what
+to do and to wait until the page shows it. Screenshots of every open page are kept when a test fails (the
+folder, by default hotdice-web-failures in the temporary folder, is printed; ``HOTDICE_WEB_SCREENSHOTS``
+chooses another). Needs ``apt-get install -y chromium`` and ``pip install playwright``: a missing browser
+fails these tests, it never skips them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
+
+from tests.web_support import next_intent
+
+CHROMIUM = os.environ.get("HOTDICE_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+DAILY_KEY = "browser tests' daily key"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``hotdice serve`` in its own process, on a free port, with a fresh data folder."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    data = tmp_path_factory.mktemp("web-data")
+    env = {**os.environ, "HOTDICE_DATA_DIR": str(data), "HOTDICE_DAILY_KEY": DAILY_KEY}
+    env.pop("HOTDICE_DATABASE_URL", None)
+    log = (data / "server.log").open("w")
+    process = subprocess.Popen([sys.executable, "-m", "hotdice.cli", "serve", "--port", str(port)], env=env,
+                               stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"hotdice serve did not start: {(data / 'server.log').read_text()}") from None
+                time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"no chromium at {CHROMIUM}: apt-get install -y chromium (these tests are not skipped)")
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    yield browser
+    browser.close()
+
+
+Open = Callable[..., Page]
+
+
+@pytest.fixture
+def open_page(browser: Browser, server: str, request: pytest.FixtureRequest) -> Iterator[Open]:
+    """Open a page in a new browser context (a new device); screenshots of them all if the test fails."""
+    contexts: list[tuple[str, BrowserContext, Page]] = []
+    failed_before = request.session.testsfailed
+
+    def open_(name: str = "device", viewport: dict[str, int] | None = None, motion: str = "reduce",
+              locale: str = "en-US") -> Page:
+        context = browser.new_context(viewport=viewport or DESKTOP, base_url=server, reduced_motion=motion,  # type: ignore[arg-type]
+                                      locale=locale, has_touch=viewport == PHONE)
+        context.set_default_timeout(15_000)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.errors = errors  # type: ignore[attr-defined]
+        contexts.append((name, context, page))
+        return page
+
+    yield open_
+    if request.session.testsfailed > failed_before:
+        folder = Path(os.environ.get("HOTDICE_WEB_SCREENSHOTS") or Path(tempfile.gettempdir()) / "hotdice-web-failures")
+        folder.mkdir(parents=True, exist_ok=True)
+        for i, (name, _, page) in enumerate(contexts):
+            try:
+                page.screenshot(path=str(folder / f"{request.node.name}-{i}-{name}.png"), full_page=True)
+            except Exception as exc:  # a crashed page: keep what the others show
+                print(f"no screenshot of {name}: {exc}")
+        print(f"\nscreenshots of the failed test: {folder}")
+    for _, context, page in contexts:
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+        context.close()
+
+
+# -- playing through the page ---------------------------------------------------------------------------------
+
+
+def game_id(page: Page) -> str:
+    match = re.search(r"/play/([\w-]+)", page.url)
+    if match:
+        return match.group(1)
+    embedded = page.evaluate("() => JSON.parse(document.getElementById('view').textContent).id")
+    return str(embedded)
+
+
+def api_view(page: Page, gid: str) -> dict[str, Any]:
+    answer = page.request.get(f"/api/games/{gid}")
+    assert answer.ok, answer.text()
+    view = answer.json()
+    assert isinstance(view, dict)
+    return view
+
+
+def shows(page: Page, n: int) -> int:
+    """Wait until the page shows the game at action number n or later (the computer may have moved on)."""
+    page.wait_for_function(f"() => Number(document.getElementById('table')?.dataset.n) >= {n}")
+    return int(page.evaluate("() => Number(document.getElementById('table').dataset.n)"))
+
+
+def act_once(page: Page, view: dict[str, Any], keyboard: bool = False) -> None:
+    """One intent of the test strategy, by tapping the dice and pressing Roll or Bank (or keys)."""
+    intent = next_intent(view)
+    if "keep" in intent:
+        taken: list[int] = []
+        for face in intent["keep"]:
+            index = next(i for i, f in enumerate(view["roll"]) if f == int(face) and i not in taken)
+            taken.append(index)
+            if keyboard:
+                page.keyboard.press(str(index + 1))
+            else:
+                page.locator(f'#dice button.die[data-index="{index}"]').click()
+            expect(page.locator(f'#dice button.die[data-index="{index}"]')).to_have_attribute("aria-pressed", "true")
+    button = page.locator("#bank" if intent.get("then", "bank") == "bank" else "#roll")
+    expect(button).to_be_enabled()
+    if keyboard:
+        page.keyboard.press("b" if intent.get("then", "bank") == "bank" else "r")
+    else:
+        button.click()
+
+
+def play(page: Page, gid: str, *, keyboard: bool = False, limit: int = 600) -> dict[str, Any]:
+    """Play the page's seats to the end of the game (the computer plays its own, step by step)."""
+    for _ in range(limit):
+        view = api_view(page, gid)
+        if shows(page, view["n"]) > view["n"]:
+            continue  # the page is ahead: the computer has played on
+        if view["outcome"] is not None:
+            expect(page.locator("#over")).to_be_visible()
+            return view
+        if view["to_act"] not in view["you"]:
+            page.wait_for_timeout(100)  # the computer, or another device, is playing
+            continue
+        act_once(page, view, keyboard)
+        page.wait_for_function(f"() => Number(document.getElementById('table').dataset.n) > {view['n']}")
+    raise AssertionError("the game did not end")
+
+
+def set_rules(page: Page, rules: str) -> None:
+    assert page.request.post("/api/me", data={"rules": rules}).ok
+
+
+# -- the tests -------------------------------------------------------------------------------------------------
+
+
+def test_a_whole_game_against_the_computer(open_page: Open) -> None:
+    page = open_page("player", motion="no-preference")
+    page.goto("/")
+    set_rules(page, "farkle,target=1500")
+    page.get_by_role("button", name="Easy").click()
+    page.wait_for_url("**/play/**")
+    expect(page.locator("#scores li")).to_have_count(2)
+    expect(page.locator("#scores")).to_contain_text("Computer (Easy)")
+    gid = game_id(page)
+    steps_seen = set()
+    page.on("request", lambda r: steps_seen.add(r.url) if r.url.endswith("/computer") else None)
+    final = play(page, gid, keyboard=True)
+    assert final["outcome"]["termination"] == "target"
+    assert steps_seen  # the computer's turns came one step at a time
+    expect(page.locator("#over-title")).to_have_text(re.compile(r"You win!|Computer \(Easy\) wins"))
+    expect(page.locator("#log")).to_contain_text("Computer (Easy) rolls")
+    page.goto("/stats")
+    expect(page.locator(".tile").first).to_contain_text("1")
+    expect(page.locator("svg.chart")).to_have_count(2)
+
+
+def test_a_pass_and_play_game_of_three(open_page: Open) -> None:
+    page = open_page()
+    page.goto("/")
+    set_rules(page, "farkle,target=1000")
+    page.reload()
+    form = page.locator('[data-names-form="together"]')
+    form.locator("input").nth(0).fill("Ann")
+    form.locator("input").nth(1).fill("Ben")
+    form.get_by_role("button", name="+ Player").click()
+    form.locator("input").nth(2).fill("Cy")
+    form.get_by_label("Roll a die for who starts").check()
+    form.get_by_role("button", name="Start").click()
+    page.wait_for_url("**/play/**")
+    expect(page.locator("#scores li")).to_have_count(3)
+    expect(page.locator("#roll-off")).to_contain_text("starts")
+    final = play(page, game_id(page))
+    assert len(final["players"]) == 3 and final["outcome"] is not None
+    expect(page.locator("#final li")).to_have_count(3)
+
+
+def test_the_daily_game_then_a_second_unofficial_attempt(open_page: Open) -> None:
+    page = open_page()
+    page.goto("/")
+    page.get_by_label("Your name").fill("Dee")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#toast")).to_contain_text("Hello, Dee!")
+    page.get_by_role("button", name="Play today's game").click()
+    page.wait_for_url("**/play/**")
+    expect(page.locator(".table-title")).to_contain_text("Daily game")
+    expect(page.locator("#hint")).to_be_hidden()  # no coach where scores are compared
+    first = play(page, game_id(page))
+    page.get_by_role("link", name="Leaderboard and par").click()
+    expect(page.locator("table.board")).to_contain_text("Dee")
+    expect(page.locator(".par")).to_contain_text("Par: the computer scored")
+    expect(page.locator(".attempts li")).to_have_count(1)
+    expect(page.locator(".attempts")).to_contain_text(f"{first['players'][0]['score']:,}")
+    page.get_by_role("button", name="Play again (unofficial)").click()
+    page.wait_for_url("**/play/**")
+    expect(page.locator(".table-title")).to_contain_text("unofficial")
+    play(page, game_id(page))
+    page.goto("/daily")
+    expect(page.locator(".attempts li")).to_have_count(2)
+    expect(page.locator(".attempts li").nth(1)).to_contain_text("unofficial")
+    expect(page.locator("table.board tbody tr")).to_have_count(1)  # the unofficial one is not on the board
+
+
+def test_a_friend_challenge_played_by_two_browsers(open_page: Open) -> None:
+    host = open_page("host")
+    host.goto("/")
+    host.get_by_label("Your name").fill("Hana")
+    host.get_by_role("button", name="Save").click()
+    expect(host.locator("#toast")).to_be_visible()
+    host.locator("#challenge-preset").select_option("5000")
+    host.get_by_role("button", name="Create").click()
+    host.wait_for_url(re.compile(r"/c/[0-9A-Z]{5}-[0-9A-Z]{5}$"))
+    code = host.locator("#challenge-code").inner_text()
+    link = host.locator("#share-link").input_value()
+    assert link.endswith(f"/c/{code}")
+    friend = open_page("friend")
+    friend.goto("/")
+    friend.get_by_label("Your name").fill("Femi")
+    friend.get_by_role("button", name="Save").click()
+    expect(friend.locator("#toast")).to_be_visible()
+    friend.locator("#challenge-code").fill(code.lower().replace("-", ""))
+    friend.locator("[data-code-form='/c/'] button").click()
+    friend.get_by_role("button", name="Play the challenge").click()
+    friend.wait_for_url("**/play/**")
+    expect(friend.locator(".table-title")).to_contain_text(code)
+    played = {"friend": play(friend, game_id(friend))}
+    host.get_by_role("button", name="Play the challenge").click()
+    host.wait_for_url("**/play/**")
+    played["host"] = play(host, game_id(host))
+    host.get_by_role("link", name="See the results").click()
+    board = host.locator("#ranking")
+    expect(board).to_contain_text("Hana")
+    expect(board).to_contain_text("Femi")
+    friend.goto(f"/c/{code}/results")
+    expect(friend.locator("#ranking tr.you")).to_contain_text("Femi")
+    host.get_by_role("button", name="Close the challenge now").click()
+    expect(host.locator("code.wrap-anywhere")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+
+
+def test_an_online_table_of_two_browsers_playing_live(open_page: Open) -> None:
+    host = open_page("host")
+    host.goto("/")
+    set_rules(host, "farkle,target=1000")
+    host.get_by_label("Your name").fill("Ada")
+    host.get_by_role("button", name="Save").click()
+    expect(host.locator("#toast")).to_be_visible()
+    host.get_by_role("button", name="Host a table").click()
+    host.wait_for_url(re.compile(r"/t/[0-9A-Z]{6}$"))
+    code = host.url.rsplit("/", 1)[1]
+    guest = open_page("guest", viewport=PHONE)
+    guest.goto("/")
+    guest.locator("#table-code").fill(code.lower())
+    guest.get_by_role("button", name="Join").click()
+    guest.wait_for_url(f"**/t/{code}")
+    guest.locator("#join-name").fill("Bea")
+    guest.get_by_role("button", name="Sit down").click()
+    expect(host.locator("#seats")).to_contain_text("Bea")  # the host's lobby hears of it live
+    host.get_by_role("button", name="Start the game").click()
+    expect(guest.locator("#table")).to_be_attached()  # the guest's lobby turns into the table by itself
+    expect(host.locator("#table")).to_be_attached()
+    watcher = open_page("watcher")
+    watcher.goto(f"/t/{code}")
+    expect(watcher.locator("#scores")).to_contain_text("Ada")
+    gid = game_id(host)
+    seats = {0: host, 1: guest}
+    for _ in range(400):
+        view = api_view(host, gid)
+        for page in (host, guest, watcher):
+            shows(page, view["n"])  # every screen is up to date, without reloading
+        if view["outcome"] is not None:
+            break
+        mover = seats[view["to_act"]]
+        expect(seats[1 - view["to_act"]].locator("#roll")).to_be_disabled()
+        act_once(mover, view)
+        mover.wait_for_function(f"() => Number(document.getElementById('table').dataset.n) > {view['n']}")
+    else:
+        raise AssertionError("the game did not end")
+    for page in (host, guest, watcher):
+        expect(page.locator("#over")).to_be_visible()
+    # A player who drops and comes back finds the game as it is.
+    guest.reload()
+    expect(guest.locator("#over")).to_be_visible()
+
+
+def test_changing_house_rules(open_page: Open) -> None:
+    page = open_page()
+    page.goto("/rules")
+    page.locator("#preset").select_option("5000")
+    expect(page.locator("#rules-text")).to_have_value("5000")
+    expect(page.locator("#knob-dice")).to_have_value("5")
+    page.locator("#knob-entry").fill("500")
+    page.locator("#knob-entry").dispatch_event("change")
+    expect(page.locator("#rules-text")).to_have_value("5000,entry=500")
+    page.locator("#rules-text").fill("5000,entry=-50")
+    expect(page.locator("#rules-error")).to_contain_text("entry")
+    page.locator("#rules-text").fill("5000,entry=500,three_farkles=1000")
+    expect(page.locator("#knob-three_farkles")).to_have_value("1000")
+    expect(page.locator("#rules-error")).to_be_hidden()
+    page.get_by_role("button", name="Use these rules for my games").click()
+    expect(page.locator("#saved")).to_contain_text("5000,entry=500,three_farkles=1000")
+    page.goto("/")
+    expect(page.locator(".me .rules-string")).to_have_text("5000,entry=500,three_farkles=1000")
+    page.get_by_role("button", name="Race to 5,000").click()
+    page.wait_for_url("**/play/**")
+    expect(page.locator("#rules-string")).to_have_text("5000,entry=500,three_farkles=1000")
+    expect(page.locator("#dice .die.ghost")).to_have_count(5)
+    page.get_by_role("button", name="Roll 5").click()
+    expect(page.locator("#log")).to_contain_text("Player rolls")
+
+
+def test_the_french_interface(open_page: Open) -> None:
+    page = open_page(locale="fr-FR")
+    page.goto("/")
+    expect(page.locator("h1")).to_have_text("Lancez les dés, tentez votre chance.")  # from Accept-Language
+    page.get_by_role("link", name="English").click()
+    expect(page.locator("h1")).to_have_text("Roll the dice, push your luck.")
+    page.get_by_role("link", name="Français").click()
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    page.get_by_role("button", name="Dix tours").click()
+    page.wait_for_url("**/play/**")
+    expect(page.locator("#turn-line")).to_contain_text("À vous de jouer")
+    page.get_by_role("button", name="Lancer 6").click()
+    expect(page.locator("#log")).to_contain_text("Manche 1")
+    expect(page.locator("#log")).to_contain_text("Joueur lance")
+    page.goto("/rules")
+    expect(page.locator("legend")).to_have_text("Règles maison")
+
+
+def test_a_phone_sized_screen(open_page: Open) -> None:
+    page = open_page(viewport=PHONE, motion="no-preference")
+    page.goto("/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.get_by_role("button", name="Ten turns").click()
+    page.wait_for_url("**/play/**")
+    gid = game_id(page)
+    for _ in range(6):
+        view = api_view(page, gid)
+        shows(page, view["n"])
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        for button in ("#roll", "#bank"):
+            box = page.locator(button).bounding_box()
+            assert box is not None and box["y"] + box["height"] <= PHONE["height"] and box["height"] >= 44
+        act_once(page, view)
+        page.wait_for_function(f"() => Number(document.getElementById('table').dataset.n) > {view['n']}")
+    dice = page.locator("#dice .die")
+    for i in range(dice.count()):
+        box = dice.nth(i).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        assert box["width"] >= 40  # big enough to tap
+    play(page, gid)
+    expect(page.locator("#over")).to_be_visible()
