@@ -485,3 +485,14 @@ def test_cli_reports_an_unusable_data_dir_in_one_line(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert proc.stderr.startswith("hotdice: error: cannot read the statistics database")
     assert len(proc.stderr.splitlines()) == 1
+
+
+def test_statistics_of_one_owner_leave_out_the_others(filled: tuple[Store, list[GameResult]]) -> None:
+    store, results = filled
+    with store.session() as session:
+        web = session.get(GameResult, results[0].id)
+        assert web is not None
+        web.owner = "device-token"
+        session.commit()
+    everyone, mine, theirs = statistics(store), statistics(store, owner=""), statistics(store, owner="device-token")
+    assert (mine.games, theirs.games) == (everyone.games - 1, 1)

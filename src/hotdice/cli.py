@@ -277,7 +277,7 @@ def stats_command(as_json: JsonOption = False) -> None:
 
     try:
         with Store() as store:
-            stats = statistics(store)
+            stats = statistics(store, owner="")
     except (OSError, SQLAlchemyError) as exc:
         raise BadInput(f"cannot read the statistics database in {data_dir()}: {exc}") from None
     if as_json:

@@ -237,9 +237,12 @@ class Stats:
         }
 
 
-def statistics(session_or_store: Session | Store) -> Stats:
-    """Every figure over the games recorded so far."""
+def statistics(session_or_store: Session | Store, owner: str | None = None) -> Stats:
+    """Every figure over the games recorded so far (only ``owner``'s when given: "" is this device's
+    terminal player, a web player is known by their device token)."""
     query = select(GameResult).options(selectinload(GameResult.rolls)).order_by(GameResult.id)
+    if owner is not None:
+        query = query.where(GameResult.owner == owner)
     if isinstance(session_or_store, Store):
         with session_or_store.session() as session:
             games = list(session.scalars(query))

@@ -100,7 +100,7 @@ class StatsScreen(Screen[None]):
         t = self.hotdice.t
         try:
             with Store() as store:
-                return stats_view(t, statistics(store))
+                return stats_view(t, statistics(store, owner=""))
         except (OSError, SQLAlchemyError) as exc:
             return Text(t("stats.error", error=exc))
 
