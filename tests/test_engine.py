@@ -398,3 +398,19 @@ def test_why_not_set_aside_says_what_apply_would() -> None:
         with pytest.raises(IllegalMoveError) as info:
             g.apply(keep)
         assert reason == str(info.value)
+
+
+@pytest.mark.parametrize(("rules", "steps"), [
+    ("farkle,entry=500", ["roll 122346"]),
+    ("5000", ["roll 12345"]),
+    ("5000-fr-6", ["roll 111523"]),
+    ("5000-fr,target=1000,entry=0,rule_4900=yes", ["roll 55523", "keep 555", "roll 11", "keep 11", "roll 11236"]),
+    ("5000-fr,target=1000,entry=0", ["roll 55523", "keep 555", "roll 11", "keep 11", "roll 15236", "keep 15",
+                                     "roll 523", "keep 5", "roll 51"]),
+])
+def test_why_not_bank_after_says_what_the_engine_will_say(rules: str, steps: list[str]) -> None:
+    g = do(game(rules), *steps)
+    for option in g.options():
+        after = do(game(rules), *steps, f"keep {option.keep}")
+        expected = None if after.is_over or after.current != g.current else after.why_not_bank()
+        assert g.why_not_bank_after(option) == expected

@@ -258,6 +258,18 @@ class Game:
             return None
         return self._why_not_offered(keep, self.roll)
 
+    def why_not_bank_after(self, option: Option) -> str | None:
+        """Why banking right after setting ``option`` aside would be refused, or None if it would be allowed
+        (or if the set-aside wins at once by reaching an exact target): what a front end shows beside each
+        choice before the player makes it."""
+        seat = self._seats[self.current]
+        room = room_to_target(self.rules, seat.score, self.turn_total)
+        if room is not None and option.points == room:
+            return None
+        _, hot, validate = after_set_aside(self.rules, option)
+        return bank_refusal(self.rules, score=seat.score, turn_total=self.turn_total + option.points,
+                            entered=seat.entered, hot_dice=hot, must_validate=validate)
+
     def why_not_bank(self) -> str | None:
         """Why banking is not allowed now, in a player's words, or None if it is."""
         if self.phase is not Phase.DECIDE:

@@ -34,9 +34,6 @@ from hotdice.engine import (
     InvalidMoveError,
     Phase,
     bank_records,
-    bank_refusal,
-    needs_validation,
-    room_to_target,
 )
 from hotdice.modes import Mode
 from hotdice.odds import roll_odds
@@ -171,20 +168,7 @@ class TableScreen(Screen[None]):
 
     def bank_after(self, option: Option) -> str | None:
         """Why the bank right after setting ``option`` aside would be refused, or None (engine's rule)."""
-        game = self.session.game
-        seat = game.current
-        total = game.turn_total + option.points
-        room = room_to_target(game.rules, game.scores[seat], game.turn_total)
-        if room is not None and option.points == room:
-            return None  # reaching the exact target banks at once
-        return bank_refusal(
-            game.rules,
-            score=game.scores[seat],
-            turn_total=total,
-            entered=game.entered[seat],
-            hot_dice=option.dice_left == 0,
-            must_validate=needs_validation(game.rules, option),
-        )
+        return self.session.game.why_not_bank_after(option)
 
     # -- drawing -------------------------------------------------------------------------------
 

@@ -28,8 +28,6 @@ from hotdice.engine import (
     InvalidMoveError,
     Phase,
     bank_records,
-    bank_refusal,
-    needs_validation,
     room_to_target,
 )
 from hotdice.modes import Mode, Setup, pad, race, solo, together, versus
@@ -435,10 +433,7 @@ def view(loaded: Loaded, viewer_id: str | None = None) -> dict[str, Any]:
         hot = o.dice_left == 0
         room = room_to_target(rules, score, game.turn_total)
         wins = room is not None and o.points == room  # reaching an exact target banks at once
-        refusal = None
-        if not wins:
-            refusal = bank_refusal(rules, score=score, turn_total=total, entered=entered, hot_dice=hot,
-                                   must_validate=needs_validation(rules, o))
+        refusal = game.why_not_bank_after(o)
         options.append({
             "keep": str(o.keep),
             "points": o.points,
