@@ -348,8 +348,9 @@ def test_together_records_the_first_seat_once_and_the_roll_off_is_shown(alice: T
 
 
 def test_the_solved_measures_stay_within_what_the_server_can_solve(alice: TestClient) -> None:
-    refused = alice.post("/api/games", json={"mode": "versus", "level": "hard", "rules": "farkle,target=20000"})
-    assert refused.status_code == 400 and "Hard plays targets up to 10000" in refused.json()["detail"]
+    for rules in ("farkle,target=20000", "farkle,three_farkles=1000"):
+        refused = alice.post("/api/games", json={"mode": "versus", "level": "hard", "rules": rules})
+        assert refused.status_code == 400 and "would take too long" in refused.json()["detail"]
     view = new_game(alice, mode="together", names=["Ann", "Ben"], rules="farkle,target=20000")
     hint = alice.get(f"/api/games/{view['id']}/hint").json()
     assert hint["measure"] == "points" and [c["then"] for c in hint["choices"]] == ["roll"]

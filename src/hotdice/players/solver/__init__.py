@@ -19,7 +19,8 @@ from hotdice.players.solver.race import RaceSolution, solve_race
 from hotdice.players.solver.two_player import TwoPlayerSolution, solve_two_players
 from hotdice.rules import Rules
 
-__all__ = ["UNIT", "RaceSolution", "TwoPlayerSolution", "cache_dir", "race_solution", "two_player_solution"]
+__all__ = ["UNIT", "RaceSolution", "TwoPlayerSolution", "affordable", "cache_dir", "race_solution",
+           "two_player_solution"]
 
 FORMAT = 3
 
@@ -31,6 +32,15 @@ def cache_dir() -> Path:
 def _path(kind: str, rules: Rules) -> Path:
     key = hashlib.sha256(f"{FORMAT}/{kind}/{rules}".encode()).hexdigest()[:16]
     return cache_dir() / f"{kind}-{key}.npz"
+
+
+def affordable(rules: Rules) -> bool:
+    """Whether the two-player table of ``rules`` is at hand within a wait a player accepts: cached already, or
+    solved in well under a minute on two cores (up to a 10 000 target; 2 000 under the three-farkle penalty,
+    whose repeated passes take about 20 minutes at 10 000). See BENCHMARKS.md."""
+    if _path("two", rules).exists():
+        return True
+    return rules.target <= (2_000 if rules.three_farkles else 10_000)
 
 
 @functools.lru_cache(maxsize=8)

@@ -33,6 +33,7 @@ from hotdice.engine import (
 from hotdice.modes import Mode, Setup, pad, race, solo, together, versus
 from hotdice.odds import roll_odds
 from hotdice.players import PLAYERS, make_player
+from hotdice.players.solver import affordable
 from hotdice.record import Record, RecordError, record_of, replay
 from hotdice.rules import Rules, RulesError
 from hotdice.scoring import DiceError, SetAside, parse_dice
@@ -65,9 +66,6 @@ ONLINE = "online"  # the mode of an online table's game (recorded as "together")
 LEVELS = ("easy", "medium", "hard")
 FALLBACK_PLAYER = "greedy"  # for a level with no player, and for a decision a level's solver cannot make
 HINT_MODES = frozenset({Mode.SOLO, Mode.RACE, Mode.VERSUS, Mode.TOGETHER, Mode.PAD})  # not where scores compare
-# Hard and the coach's "win" and "turns" measures solve the whole game for its rules: about 25 s the first
-# time for a 10 000 target (then cached), minutes beyond. Past this target the server does not offer them.
-SOLVED_TARGET = 10_000
 LOCAL_MODES = (Mode.SOLO, Mode.RACE, Mode.VERSUS, Mode.TOGETHER, Mode.PAD)
 
 
@@ -172,9 +170,9 @@ def create(
             case Mode.VERSUS:
                 if level not in LEVELS:
                     raise BadRequest(f"unknown level '{level}': easy, medium or hard")
-                if level == "hard" and table.target > SOLVED_TARGET:
-                    raise BadRequest(f"Hard plays targets up to {SOLVED_TARGET} (it solves the whole game): "
-                                     "choose Medium for a longer game")
+                if level == "hard" and not affordable(table):
+                    raise BadRequest("Hard solves the whole game first, which would take too long under these "
+                                     "rules (a long target, or the three-farkle penalty): choose Medium")
                 setup = versus(table, people[0], computer_name, hold_roll_off=roll_off)
                 seats = [human_seat(), {"kind": "computer", "spec": computer_spec(level), "level": level}]
             case Mode.TOGETHER:
@@ -384,7 +382,7 @@ def hint(session: Session, game_id: str, viewer: WebPlayer) -> dict[str, Any]:
         raise Forbidden("no hints in this mode: everyone plays on their own here")
     _seat_to_play(loaded, viewer)
     game = loaded.game
-    solved = game.turn_limit is not None or game.rules.target <= SOLVED_TARGET
+    solved = game.turn_limit is not None or affordable(game.rules)
     try:
         advice = advise(game, None if solved else "points")
     except ValueError as exc:
