@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hotdice.cli import main
-from hotdice.coach import Review, advise, full_review, position, review
+from hotdice.coach import Review, advise, full_review, measure_for, position, review
 from hotdice.dice import SeededDice
 from hotdice.engine import Game, Phase
 from hotdice.expectation import turn_values
@@ -324,3 +324,9 @@ def test_a_triple_that_must_be_validated_is_not_yet_won() -> None:
     (triple,) = [c for c in advise(game).choices if str(c.keep) == "666"]
     # Three dice must score before the 1150 can be banked (and win): 1 - P(farkle with three dice) at best.
     assert triple.value < 1.0
+
+
+def test_rules_too_long_to_solve_now_fall_back_to_expected_points() -> None:
+    assert measure_for(Game(Rules.parse("farkle"), ["a", "b"])) == "win"
+    assert measure_for(Game(Rules.parse("farkle,three_farkles=1000"), ["a", "b"])) == "points"
+    assert measure_for(Game(Rules.parse("farkle,target=2000,three_farkles=1000"), ["a", "b"])) == "win"

@@ -6,8 +6,10 @@ The measure depends on the game:
   solved two-player table (:mod:`hotdice.players.solver`). With three or more players the strongest
   opponent (the leader among the others) stands for all of them: an approximation, documented as such.
 - ``turns``: one player racing to the target — the expected number of turns still needed.
-- ``points``: one player with a fixed number of turns (solo ten turns, daily, challenge), or a race under
-  the three-farkle penalty (which the race solver does not cover) — the expected points of the turn.
+- ``points``: one player with a fixed number of turns (solo ten turns, daily, challenge), a race under the
+  three-farkle penalty (which the race solver does not cover), or rules whose two-player table would take
+  too long to solve now (:func:`hotdice.players.solver.affordable`; ``hotdice solve`` caches it once and for
+  all) — the expected points of the turn.
 
 Which dice may be set aside and when a bank is allowed are the engine's answers (``game.options()``,
 ``game.why_not_bank()``); the coach only weighs them.
@@ -23,7 +25,7 @@ import numpy.typing as npt
 
 from hotdice.engine import BANK, ROLL, Action, Game, IllegalMoveError, Phase, after_set_aside, parse_action
 from hotdice.expectation import turn_values
-from hotdice.players.solver import UNIT, kernel, race_solution, two_player_solution
+from hotdice.players.solver import UNIT, affordable, kernel, race_solution, two_player_solution
 from hotdice.players.solver.two_player import TwoPlayerSolution
 from hotdice.record import Record, replay
 from hotdice.rules import End, HotDice, Rules
@@ -79,7 +81,9 @@ def measure_for(game: Game) -> str:
     if game.turn_limit is not None:
         return "points"
     if len(game.players) >= 2:
-        return "win"
+        # Where the solved table is not at hand within a player's wait (players.solver.affordable), the
+        # expected points stand in until `hotdice solve` has cached it.
+        return "win" if affordable(game.rules) else "points"
     return "points" if game.rules.three_farkles else "turns"
 
 
