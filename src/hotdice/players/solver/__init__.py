@@ -52,7 +52,7 @@ def two_player_solution(rules: Rules) -> TwoPlayerSolution:
             with np.load(path) as data:
                 if str(data["rules"]) == str(rules):
                     st = seats(rules)
-                    return TwoPlayerSolution(rules, st, roll_table(rules), data["w4"], data["final"],
+                    return TwoPlayerSolution(rules, st, roll_table(rules, by_points=True), data["w4"], data["final"],
                                              float(data["seconds"]), int(data["passes"]))
         except (OSError, ValueError, KeyError):
             pass  # unreadable or from another format: solve again
@@ -70,7 +70,8 @@ def race_solution(rules: Rules) -> RaceSolution:
             with np.load(path) as data:
                 if str(data["rules"]) == str(rules):
                     st = seats(rules)
-                    return RaceSolution(rules, st, roll_table(rules), data["turns"], float(data["seconds"]))
+                    return RaceSolution(rules, st, roll_table(rules, by_points=True), data["turns"],
+                                        float(data["seconds"]))
         except (OSError, ValueError, KeyError):
             pass
     sol = solve_race(rules)

@@ -11,14 +11,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["final_turn_table", "solve_two_players", "turn_sweep"]
+__all__ = ["crossing_band", "final_turn_table", "solve_two_players", "solve_two_players_penalty", "turn_sweep"]
 
 LAST_ROUND, FIRST, EXACT = 0, 1, 2
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _roll(n, at, dv, d0, d1, base, farkle_v, bust_v, win_v, gs, gp, gw, os_):  # pragma: no cover - compiled
+def _roll(n, at, dv, d0, d1, base, farkle_v, bust_v, win_v, table):  # pragma: no cover - compiled
     """Value (and slopes) of rolling n dice, each roll's best set-aside read at dv[base[o] + at]."""
+    gs, gp, gw, os_ = table[0], table[1], table[2], table[3]
     v = 0.0
     s0 = 0.0
     s1 = 0.0
@@ -53,7 +54,7 @@ def _roll(n, at, dv, d0, d1, base, farkle_v, bust_v, win_v, gs, gp, gw, os_):  #
 
 @njit(cache=True, nogil=True)
 def turn_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v, win_v, exact,
-               gs, gp, gw, os_, op, on, ob, rv, rs):  # pragma: no cover - compiled
+               far, near, lo, hi, rv, rs):  # pragma: no cover - compiled
     """Fill rv[t, n] (value of rolling n dice with turn total t, best play after) and its slopes rs, for
     t up to tmax, and past it in row tmax + 1 (rv and rs have tmax + 2 rows).
 
@@ -62,24 +63,32 @@ def turn_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v, w
     (five 1s, or reaching an exact target: under end=exact, tmax is the room left, and set-asides past
     it are not offered). Slopes come in two channels: rs[0] with respect to the value after a farkle,
     rs[1] after a turn lost otherwise (a bust, or a bank below the entry, whose slopes are bank_s[:, t]).
+    ``far`` and ``near`` are roll tables (model.RollTable.arrays): rolls at turn totals in [lo, hi) weigh
+    the set-asides of ``near``, the others those of ``far`` (under end=last-round, where a set-aside may
+    carry the total across the target, more points are not always better: ``near`` compares fewer).
     """
     # dv[b, t, n]: value of having set aside up to turn total t with n dice in hand, b = 1 if a bank is
     # blocked (hot dice that must be rolled, or validation pending). Rows past tmax hold what they are
     # worth (-inf = not offered, under end=exact), so the inner loop has no branch. The arrays are flat:
     # option o of a roll at turn total t reads entry base[o] + t * row.
     row = n_all + 1
-    top = tmax + (op.max() if op.size else 0) + 1
+    most = 0
+    for table in (far, near):
+        if table[4].size:
+            most = max(most, table[4].max())
+    top = tmax + most + 1
     plane = (top + 1) * row
     dv = np.empty(2 * plane)
     d0 = np.zeros(2 * plane)  # slope towards the value after a farkle
     d1 = np.zeros(2 * plane)  # slope towards the value after another lost turn
-    base = ob * plane + op * row + on
+    base_far = far[6] * plane + far[4] * row + far[5]
+    base_near = near[6] * plane + near[4] * row + near[5]
     fill = -np.inf if exact else cap_v
     for t in range(tmax + 1, top + 1):
         for n in range(row):
             dv[t * row + n] = fill
             dv[plane + t * row + n] = fill
-    if not exact and ob.max() > 0:
+    if not exact and far[6].size and far[6].max() > 0:
         # Past tmax a state that may bank is banked (cap_v); one that must roll (hot dice, validation) is
         # worth the same at every total, B[n]: the rows past tmax of the blocked plane hold it, and rolling
         # from one of those rows is worth B again — a fixed point over a few values, iterated to it.
@@ -87,7 +96,7 @@ def turn_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v, w
         for _ in range(1000):
             moved = 0.0
             for n in range(1, n_all + 1):
-                v, s0, s1 = _roll(n, past, dv, d0, d1, base, farkle_v, bust_v, win_v, gs, gp, gw, os_)
+                v, s0, s1 = _roll(n, past, dv, d0, d1, base_far, farkle_v, bust_v, win_v, far)
                 moved = max(moved, abs(v - dv[plane + past + n]))
                 for t in range(tmax + 1, top + 1):
                     k = plane + t * row + n
@@ -99,14 +108,17 @@ def turn_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v, w
     if not exact:
         # rv[tmax + 1, n]: rolling n dice past the horizon, for decisions there (hotdice.coach).
         for n in range(1, n_all + 1):
-            v, s0, s1 = _roll(n, (tmax + 1) * row, dv, d0, d1, base, farkle_v, bust_v, win_v, gs, gp, gw, os_)
+            v, s0, s1 = _roll(n, (tmax + 1) * row, dv, d0, d1, base_far, farkle_v, bust_v, win_v, far)
             rv[tmax + 1, n] = v
             rs[0, tmax + 1, n] = s0
             rs[1, tmax + 1, n] = s1
     for t in range(tmax, -1, -1):
         at = t * row
         for n in range(1, n_all + 1):
-            v, s0, s1 = _roll(n, at, dv, d0, d1, base, farkle_v, bust_v, win_v, gs, gp, gw, os_)
+            if lo <= t < hi:
+                v, s0, s1 = _roll(n, at, dv, d0, d1, base_near, farkle_v, bust_v, win_v, near)
+            else:
+                v, s0, s1 = _roll(n, at, dv, d0, d1, base_far, farkle_v, bust_v, win_v, far)
             rv[t, n] = v
             rs[0, t, n] = s0
             rs[1, t, n] = s1
@@ -131,8 +143,16 @@ def turn_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v, w
 
 
 @njit(cache=True, nogil=True)
-def final_turn_table(need_max, extra, entered_seat, may_bank, records, n_all,
-                     gs, gp, gw, os_, op, on, ob):  # pragma: no cover - compiled
+def crossing_band(end, room, near):  # pragma: no cover - compiled
+    """Turn totals [lo, hi) from which a set-aside may carry the total across the target (room = target
+    less the banked score) under end=last-round: there the ``near`` table's set-asides are weighed."""
+    if end != LAST_ROUND or near[4].size == 0:
+        return 0, 0
+    return max(0, room - near[4].max()), room
+
+
+@njit(cache=True, nogil=True)
+def final_turn_table(need_max, extra, entered_seat, may_bank, records, n_all, far):  # pragma: no cover - compiled
     """F[need]: chance that a player with one last turn scores more than ``need`` (a tie counts one half)."""
     out = np.zeros(need_max + 1)
     cols = may_bank.shape[1]
@@ -147,8 +167,7 @@ def final_turn_table(need_max, extra, entered_seat, may_bank, records, n_all,
                 bank_v[t] = 1.0 if t > need else (0.5 if t == need else 0.0)
         rv = np.zeros((tmax + 2, n_all + 1))
         rs = np.zeros((2, tmax + 2, n_all + 1))
-        turn_sweep(tmax, n_all, bank_v, bank_s, can, 1.0, 0.0, 0.0, 1.0, False,
-                   gs, gp, gw, os_, op, on, ob, rv, rs)
+        turn_sweep(tmax, n_all, bank_v, bank_s, can, 1.0, 0.0, 0.0, 1.0, False, far, far, 0, 0, rv, rs)
         out[need] = rv[0, n_all]
     out[0] = 1.0
     return out
@@ -156,7 +175,7 @@ def final_turn_table(need_max, extra, entered_seat, may_bank, records, n_all,
 
 @njit(cache=True, nogil=True)
 def _start_value(i, j, fj, xf, xb, w, end, target, beyond, score, entered, offset, may_bank, records, final,
-                 n_all, gs, gp, gw, os_, op, on, ob, tmaxes):  # pragma: no cover - compiled
+                 n_all, far, near, tmaxes):  # pragma: no cover - compiled
     """Value of the start of i's turn against j (whose farkles in a row are fj), and its slopes.
 
     xf: the opponent's value after this turn ends in a farkle; xb: after it ends otherwise with nothing
@@ -187,14 +206,15 @@ def _start_value(i, j, fj, xf, xb, w, end, target, beyond, score, entered, offse
     cap_v = 1.0 - final[ej, min(target + beyond - score[j], final.shape[1] - 1)] if end == LAST_ROUND else 1.0
     rv = np.zeros((tmax + 2, n_all + 1))
     rs = np.zeros((2, tmax + 2, n_all + 1))
+    lo, hi = crossing_band(end, target - score[i], near)
     turn_sweep(tmax, n_all, bank_v, bank_s, can, cap_v, 1.0 - xf, 1.0 - xb, 1.0, end == EXACT,
-               gs, gp, gw, os_, op, on, ob, rv, rs)
+               far, near, lo, hi, rv, rs)
     return rv[0, n_all], rs[0, 0, n_all], rs[1, 0, n_all]
 
 
 @njit(cache=True, parallel=True)
 def solve_two_players(w, end, target, beyond, score, entered, offset, may_bank, records, final, tol,
-                      n_all, gs, gp, gw, os_, op, on, ob, tmaxes):  # pragma: no cover - compiled
+                      n_all, far, near, tmaxes):  # pragma: no cover - compiled
     """Fill w[i, j, 0, 0]: chance that the player to move from seat i wins against seat j, with best play
     (rules without the three-farkle penalty).
 
@@ -214,15 +234,15 @@ def solve_two_players(w, end, target, beyond, score, entered, offset, may_bank, 
             for _ in range(60):
                 if i == j:
                     g, gf, gb = _start_value(i, i, 0, u, u, w, end, target, beyond, score, entered, offset,
-                                             may_bank, records, final, n_all, gs, gp, gw, os_, op, on, ob, tmaxes)
+                                             may_bank, records, final, n_all, far, near, tmaxes)
                     f = g - u
                     slope = gf + gb - 1.0
                 else:
                     y, yf, yb = _start_value(j, i, 0, u, u, w, end, target, beyond, score, entered, offset,
-                                             may_bank, records, final, n_all, gs, gp, gw, os_, op, on, ob, tmaxes)
+                                             may_bank, records, final, n_all, far, near, tmaxes)
                     yd = yf + yb
                     g, gf, gb = _start_value(i, j, 0, y, y, w, end, target, beyond, score, entered, offset,
-                                             may_bank, records, final, n_all, gs, gp, gw, os_, op, on, ob, tmaxes)
+                                             may_bank, records, final, n_all, far, near, tmaxes)
                     f = g - u
                     slope = (gf + gb) * yd - 1.0
                 u_next = min(1.0, max(0.0, u - f / slope))
@@ -238,7 +258,7 @@ def solve_two_players(w, end, target, beyond, score, entered, offset, may_bank, 
 
 @njit(cache=True, parallel=True)
 def solve_two_players_penalty(w, penalty_seat, end, target, beyond, score, entered, offset, may_bank, records,
-                              final, tol, n_all, gs, gp, gw, os_, op, on, ob, tmaxes):  # pragma: no cover - compiled
+                              final, tol, n_all, far, near, tmaxes):  # pragma: no cover - compiled
     """Fill w[i, j, fi, fj] under the three-farkle penalty (fi, fj: farkles in a row, 0 to 2).
 
     The third farkle in a row moves a player down to penalty_seat[i], to a lower seat sum: passes over
@@ -258,7 +278,7 @@ def solve_two_players_penalty(w, penalty_seat, end, target, beyond, score, enter
                 j = level - i
                 moved[i] = _solve_pair(w, penalty_seat, i, j, end, target, beyond, score, entered, offset,
                                        may_bank, records, final, tol, 60 if sweep == 0 else 1,
-                                       n_all, gs, gp, gw, os_, op, on, ob, tmaxes)
+                                       n_all, far, near, tmaxes)
             change = max(change, moved.max())
         if change < tol:
             return sweep + 1
@@ -267,7 +287,7 @@ def solve_two_players_penalty(w, penalty_seat, end, target, beyond, score, enter
 
 @njit(cache=True, nogil=True)
 def _solve_pair(w, penalty_seat, i, j, end, target, beyond, score, entered, offset, may_bank, records, final,
-                tol, steps, n_all, gs, gp, gw, os_, op, on, ob, tmaxes):  # pragma: no cover - compiled
+                tol, steps, n_all, far, near, tmaxes):  # pragma: no cover - compiled
     """Up to ``steps`` steps of Newton's method on the 18 states of seats {i, j}; returns the largest change
     of a value."""
     # State k < 9: (mover i, opponent j, fi = k // 3, fj = k % 3); k >= 9: (mover j, opponent i,
@@ -309,7 +329,7 @@ def _solve_pair(w, penalty_seat, i, j, end, target, beyond, score, entered, offs
             xf = x[to_farkle[k]] if to_farkle[k] >= 0 else w[opp[k], penalty_seat[mover[k]], fo[k], 0]
             xb = x[to_miss[k]]
             v, sf, sb = _start_value(mover[k], opp[k], fo[k], xf, xb, w, end, target, beyond, score, entered,
-                                     offset, may_bank, records, final, n_all, gs, gp, gw, os_, op, on, ob, tmaxes)
+                                     offset, may_bank, records, final, n_all, far, near, tmaxes)
             g[k] = v
             if to_farkle[k] >= 0:
                 jac[k, to_farkle[k]] += sf

@@ -53,9 +53,19 @@ class RollTable:
     opt_next: npt.NDArray[np.int64]  # dice in hand after the set-aside (all of them after hot dice)
     opt_blocked: npt.NDArray[np.int64]  # 1: no bank right after it (hot dice must be rolled, or validation)
 
+    @property
+    def arrays(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.bool_],
+                              npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
+                              npt.NDArray[np.int64]]:
+        """The arrays as the kernels take them."""
+        return (self.group_start, self.group_p, self.group_win, self.opt_start, self.opt_points, self.opt_next,
+                self.opt_blocked)
+
 
 @functools.lru_cache(maxsize=32)
-def roll_table(rules: Rules, prune: bool = True) -> RollTable:
+def roll_table(rules: Rules, prune: bool = True, by_points: bool | None = None) -> RollTable:
+    """The rolls of ``rules`` grouped; ``prune`` drops dominated set-asides, comparing points when
+    ``by_points`` (default: under end=first, and never under end=exact) and only equal points otherwise."""
     s = scorer(rules)
     n_all = rules.dice
     group_start = [0, 0]
@@ -75,8 +85,9 @@ def roll_table(rules: Rules, prune: bool = True) -> RollTable:
                 opts.add((o.points // UNIT, dice, validate or (hot and rules.hot_dice is HotDice.MUST)))
             if prune and rules.end is not End.EXACT:
                 # Under end=last-round more points can be worse (reaching the target by a little hands the
-                # opponent a last turn to beat it): there only equal points are compared.
-                more_is_better = rules.end is End.FIRST
+                # opponent a last turn to beat it): there only equal points are compared, unless the caller
+                # knows every set-aside lands on the same side of the target.
+                more_is_better = rules.end is End.FIRST if by_points is None else by_points
                 opts = {
                     o for o in opts
                     if not any(q != o and (q[0] >= o[0] if more_is_better else q[0] == o[0])

@@ -62,8 +62,8 @@ def _sweep(sol: RaceSolution, seat: int, stay: float) -> tuple[npt.NDArray[np.fl
     rv = np.zeros((tmax + 2, tb.dice + 1))
     rs = np.zeros((2, tmax + 2, tb.dice + 1))
     # Values are minus the turns still needed after this one (a lost turn leaves ``stay`` of them).
-    kernel.turn_sweep(tmax, tb.dice, bank_v, bank_s, can, 0.0, -stay, -stay, 0.0, exact, tb.group_start,
-                      tb.group_p, tb.group_win, tb.opt_start, tb.opt_points, tb.opt_next, tb.opt_blocked, rv, rs)
+    kernel.turn_sweep(tmax, tb.dice, bank_v, bank_s, can, 0.0, -stay, -stay, 0.0, exact, tb.arrays, tb.arrays, 0, 0,
+                      rv, rs)
     return rv, rs, bank_v, can, tmax
 
 
@@ -73,7 +73,8 @@ def solve_race(rules: Rules, tol: float = 1e-10) -> RaceSolution:
         raise ValueError("the race solver does not handle the three-farkle penalty")
     started = time.perf_counter()
     st = seats(rules)
-    sol = RaceSolution(rules, st, roll_table(rules), np.zeros(st.score.size), 0.0)
+    # Alone, more points are never worse (the race ends at the target): set-asides are compared by points.
+    sol = RaceSolution(rules, st, roll_table(rules, by_points=True), np.zeros(st.score.size), 0.0)
     n_all = sol.table.dice
     for seat in range(st.score.size - 1, -1, -1):
         # A first guess a little above the seat above; Newton's method does the rest.

@@ -42,6 +42,11 @@ class TwoPlayerSolution:
     def beyond(self) -> int:
         return beyond(self.rules)
 
+    @property
+    def near(self) -> RollTable:
+        """The rolls as weighed where a set-aside may cross the target (``table`` holds them elsewhere)."""
+        return roll_table(self.rules)
+
     def counts(self, farkles_in_row: int) -> int:
         """Index of a count of farkles in a row in the table (always 0 without the penalty)."""
         return min(farkles_in_row, int(self.w4.shape[2]) - 1)
@@ -104,9 +109,9 @@ def _turn_arrays(sol: TwoPlayerSolution, i: int, j: int, fo: int, xf: float, xb:
     tb = sol.table
     rv = np.zeros((tmax + 2, tb.dice + 1))
     rs = np.zeros((2, tmax + 2, tb.dice + 1))
+    lo, hi = kernel.crossing_band(_END_CODE[r.end], target - int(score[i]), sol.near.arrays)
     kernel.turn_sweep(tmax, tb.dice, bank_v, np.zeros((2, tmax + 1)), can, cap_v, 1.0 - xf, 1.0 - xb, 1.0,
-                      r.end is End.EXACT, tb.group_start, tb.group_p, tb.group_win, tb.opt_start, tb.opt_points,
-                      tb.opt_next, tb.opt_blocked, rv, rs)
+                      r.end is End.EXACT, tb.arrays, sol.near.arrays, lo, hi, rv, rs)
     return rv, bank_v, can, tmax
 
 
@@ -115,19 +120,19 @@ def solve_two_players(rules: Rules, tol: float = 1e-12) -> TwoPlayerSolution:
     started = time.perf_counter()
     past = beyond(rules)
     st = seats(rules)
-    tb = roll_table(rules)
+    tb = roll_table(rules, by_points=True)  # more points are better, except across the target (``near``)
+    near = roll_table(rules)
     target = st.target
     offset = 1 if rules.entry > 0 else 0
     need_max = target + past
     final = np.zeros((2, need_max + 1))
-    targs = (tb.dice, tb.group_start, tb.group_p, tb.group_win, tb.opt_start, tb.opt_points, tb.opt_next,
-             tb.opt_blocked)
+    targs = (tb.dice, tb.arrays, near.arrays)
     if rules.end is End.LAST_ROUND:
         for e in (0, 1):
             if e == 0 and not offset:
                 continue
             seat = 0 if e == 0 else st.score.size - 1
-            final[e] = kernel.final_turn_table(need_max, 40, seat, st.may_bank, st.records, *targs)
+            final[e] = kernel.final_turn_table(need_max, 40, seat, st.may_bank, st.records, tb.dice, tb.arrays)
     n = st.score.size
     end = _END_CODE[rules.end]
     w4 = np.zeros((n, n, 1, 1))
