@@ -63,9 +63,9 @@ class RollTable:
 
 
 @functools.lru_cache(maxsize=32)
-def roll_table(rules: Rules, prune: bool = True, by_points: bool | None = None) -> RollTable:
-    """The rolls of ``rules`` grouped; ``prune`` drops dominated set-asides, comparing points when
-    ``by_points`` (default: under end=first, and never under end=exact) and only equal points otherwise."""
+def roll_table(rules: Rules, by_points: bool | None = None) -> RollTable:
+    """The rolls of ``rules`` grouped, dominated set-asides dropped (none under end=exact): comparing points
+    when ``by_points`` (by default only under end=first), only equal points otherwise."""
     s = scorer(rules)
     n_all = rules.dice
     group_start = [0, 0]
@@ -83,7 +83,7 @@ def roll_table(rules: Rules, prune: bool = True, by_points: bool | None = None) 
             for o in s.options(roll):
                 dice, hot, validate = after_set_aside(rules, o)
                 opts.add((o.points // UNIT, dice, validate or (hot and rules.hot_dice is HotDice.MUST)))
-            if prune and rules.end is not End.EXACT:
+            if rules.end is not End.EXACT:
                 # Under end=last-round more points can be worse (reaching the target by a little hands the
                 # opponent a last turn to beat it): there only equal points are compared, unless the caller
                 # knows every set-aside lands on the same side of the target.
