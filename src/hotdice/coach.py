@@ -28,7 +28,7 @@ from hotdice.expectation import turn_values
 from hotdice.players.solver import UNIT, affordable, kernel, race_solution, two_player_solution
 from hotdice.players.solver.two_player import TwoPlayerSolution
 from hotdice.record import Record, replay
-from hotdice.rules import End, HotDice, Rules
+from hotdice.rules import End, Rules
 from hotdice.scoring import FACES, Option, SetAside
 
 __all__ = [
@@ -103,7 +103,6 @@ def advise(game: Game, measure: str | None = None) -> Advice:
     if measure not in ("win", "points", "turns"):
         raise ValueError(f"unknown measure '{measure}': win, points or turns")
     value_of = _valuation(game, measure)
-    r = game.rules
     choices: list[tuple[float, SetAside | None, str]] = []
     if game.phase is Phase.SET_ASIDE:
         for option in game.options():
@@ -113,9 +112,8 @@ def advise(game: Game, measure: str | None = None) -> Advice:
             else:
                 choices.append((roll_v, option.keep, "roll"))
     else:
-        hot = game.hot_dice and r.hot_dice is HotDice.MUST
-        roll_v, bank_v = value_of(game.turn_total, game.dice_to_roll, hot or game.must_validate)
-        if bank_v is not None and game.why_not_bank() is None:
+        roll_v, bank_v = value_of(game.turn_total, game.dice_to_roll, game.why_not_bank() is not None)
+        if bank_v is not None:
             choices.append((bank_v, None, "bank"))  # first: of equal values, the sure one
         choices.append((roll_v, None, "roll"))
     choices.sort(key=lambda c: -c[0])
@@ -130,8 +128,8 @@ def _shown(measure: str, value: float) -> float:
 
 
 def _after(value_of: Valuation, game: Game, option: Option) -> tuple[float, float | None]:
-    dice, hot, validate = after_set_aside(game.rules, option)
-    return value_of(game.turn_total + option.points, dice, validate or (hot and game.rules.hot_dice is HotDice.MUST))
+    dice, _, _ = after_set_aside(game.rules, option)
+    return value_of(game.turn_total + option.points, dice, game.why_not_bank_after(option) is not None)
 
 
 def _valuation(game: Game, measure: str) -> Valuation:

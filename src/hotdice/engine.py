@@ -372,7 +372,7 @@ class Game:
             self._event(EventKind.HOT_DICE)
         self.phase = Phase.DECIDE
         seat = self._seats[self.current]
-        if self.rules.end is End.EXACT and seat.score + self.turn_total == self.rules.target:
+        if room_to_target(self.rules, seat.score, self.turn_total) == 0:
             # Reaching the exact target wins at once, whatever a full hand, a validation or min_bank
             # would otherwise ask (RULES.md).
             self._bank()

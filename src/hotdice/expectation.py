@@ -41,7 +41,7 @@ from hotdice.odds import rolls_with_probability
 from hotdice.rules import Rules
 from hotdice.scoring import Option, scorer
 
-__all__ = ["TurnValues", "after_set_aside", "bank_points", "may_bank", "turn_values"]
+__all__ = ["TurnValues", "bank_points", "may_bank", "turn_values"]
 
 STEP = 50  # every score is a multiple of 50
 _TOL = 1e-9

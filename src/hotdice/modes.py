@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
 from hotdice.dice import DiceSource, SecureDice, SeededDice
-from hotdice.engine import Action, Game, Phase, RollOff, roll_off
+from hotdice.engine import MAX_PLAYERS, Action, Game, Phase, RollOff, roll_off
 from hotdice.expectation import may_bank, turn_values
-from hotdice.rules import Rules
+from hotdice.rules import MAX_TARGET, Rules
 from hotdice.scoring import DiceError, SetAside, scorer
 from hotdice.variants import VARIANTS, find_variant
 
@@ -58,7 +58,6 @@ __all__ = [
 ]
 
 TEN_TURNS = 10
-MAX_TARGET = 1_000_000  # the largest target Rules accepts
 DAILY_KEY_ENV = "HOTDICE_DAILY_KEY"
 # Not a secret: it lets the daily game be played offline, and anyone can read it here. A server that wants
 # the day's dice to stay unknown until the day sets HOTDICE_DAILY_KEY to a key of its own.
@@ -192,7 +191,7 @@ def together(
     rules: Rules, names: Sequence[str], *, hold_roll_off: bool = False, dice: DiceSource | None = None
 ) -> Setup:
     """Two to eight people passing one device; with ``hold_roll_off`` everyone rolls a die for who starts."""
-    if not 2 <= len(names) <= 8:
+    if not 2 <= len(names) <= MAX_PLAYERS:
         raise ValueError(f"playing together takes 2 to 8 players, not {len(names)}")
     dice = dice if dice is not None else SecureDice()
     off = roll_off(len(names), dice) if hold_roll_off else None
@@ -426,7 +425,7 @@ class Drill:
     @classmethod
     def random(cls, rules: Rules, rng: random.Random) -> Drill:
         """A state met in play: a turn played with random dice and set-asides, stopped where banking is allowed."""
-        table = rules.replace(entry=0, target=MAX_TARGET, rule_4900=False, five_1s_win=False)
+        table = ten_turn_rules(rules).replace(entry=0)
         while True:
             game = Game(table, ("drill",))
             while game.turns_played == (0,):

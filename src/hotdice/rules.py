@@ -16,6 +16,7 @@ from typing import Any
 
 __all__ = [
     "KNOBS",
+    "MAX_TARGET",
     "BelowEntry",
     "End",
     "HotDice",
@@ -24,6 +25,9 @@ __all__ = [
     "Rules",
     "RulesError",
 ]
+
+
+MAX_TARGET = 1_000_000  # the largest target a rules value accepts
 
 
 class RulesError(ValueError):
@@ -305,8 +309,8 @@ def _validate(r: Rules) -> None:
         raise RulesError(f"dice={r.dice} is not allowed: dice takes 5 or 6")
     if r.target <= 0:
         raise RulesError(f"target={r.target} is not allowed: the target must be positive")
-    if r.target > 1_000_000:
-        raise RulesError(f"target={r.target} is not allowed: the target may be at most 1000000")
+    if r.target > MAX_TARGET:
+        raise RulesError(f"target={r.target} is not allowed: the target may be at most {MAX_TARGET}")
     points = [
         "target",
         "entry",

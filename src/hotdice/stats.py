@@ -25,8 +25,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from hotdice.engine import EventKind, Game
-from hotdice.modes import Mode
+from hotdice.engine import EventKind, Game, Termination
+from hotdice.modes import TEN_TURNS, Mode
 from hotdice.odds import roll_odds
 from hotdice.rules import Rules
 from hotdice.store import NAME_LENGTH, GameResult, RollCount, Store
@@ -45,8 +45,8 @@ __all__ = [
 MODES = tuple(m.value for m in Mode)
 TEN_TURN_MODES = (Mode.SOLO.value, Mode.DAILY.value, Mode.CHALLENGE.value)  # "best ten-turn score" is a record
 TRAINING = Mode.TRAINING.value
-DAILY = "daily"
-RACE = "race"
+DAILY = Mode.DAILY.value
+RACE = Mode.RACE.value
 
 
 def record_game(
@@ -256,10 +256,11 @@ def statistics(session_or_store: Session | Store, owner: str | None = None) -> S
         by_opponent=_tallies([g for g in games if g.opponent is not None], lambda g: g.opponent or ""),
         best_turn=max((g.best_bank for g in counted if g.best_bank), default=None),
         best_ten_turns=max(
-            (g.score for g in counted if g.mode in TEN_TURN_MODES and g.turn_limit == 10), default=None
+            (g.score for g in counted if g.mode in TEN_TURN_MODES and g.turn_limit == TEN_TURNS), default=None
         ),
         fewest_turns=min(
-            (g.turns for g in counted if g.mode == RACE and g.won and g.termination != "turn-limit"), default=None
+            (g.turns for g in counted if g.mode == RACE and g.won and g.termination != Termination.TURN_LIMIT.value),
+            default=None,
         ),
         farkle_rates=_farkle_rates(counted),
         hot_dice=sum(g.hot_dice for g in counted),

@@ -18,10 +18,10 @@ from typing import Any
 
 from hotdice.dice import DiceSource, SecureDice, SeededDice
 from hotdice.engine import Game
-from hotdice.modes import MAX_TARGET, Challenge, Mode, Setup
+from hotdice.modes import Challenge, Mode, Setup
 from hotdice.players import PLAYERS, Player, make_player
 from hotdice.record import Record, RecordError, record_of, replay
-from hotdice.rules import Rules
+from hotdice.rules import MAX_TARGET, Rules
 from hotdice.store.db import data_dir
 
 __all__ = [

@@ -33,6 +33,7 @@ from hotdice.engine import (
     IllegalMoveError,
     InvalidMoveError,
     Phase,
+    after_set_aside,
     bank_records,
 )
 from hotdice.modes import Mode
@@ -396,9 +397,9 @@ class TableScreen(Screen[None]):
             if option is not None:
                 after = total + option.points
                 lines.append(Text(t("table.turn_total_after", total=t.number(total), after=t.number(after))))
-                n = option.dice_left or rules.dice
+                n, hot, _ = after_set_aside(rules, option)
                 risk = t("table.risk", dice=t.dice(n), risk=t.percent(float(roll_odds(rules, n).farkle)))
-                if option.dice_left == 0:
+                if hot:
                     risk += " · " + t("table.hot_dice_hand", n=rules.dice)
                 lines.append(Text(risk))
                 refusal = self.bank_after(option)

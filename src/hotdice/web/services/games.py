@@ -27,6 +27,7 @@ from hotdice.engine import (
     IllegalMoveError,
     InvalidMoveError,
     Phase,
+    after_set_aside,
     bank_records,
     room_to_target,
 )
@@ -382,9 +383,8 @@ def hint(session: Session, game_id: str, viewer: WebPlayer) -> dict[str, Any]:
         raise Forbidden("no hints in this mode: everyone plays on their own here")
     _seat_to_play(loaded, viewer)
     game = loaded.game
-    solved = game.turn_limit is not None or affordable(game.rules)
     try:
-        advice = advise(game, None if solved else "points")
+        advice = advise(game)
     except ValueError as exc:
         raise Conflict(f"no hint here: {exc}") from None
     return {
@@ -426,10 +426,10 @@ def view(loaded: Loaded, viewer_id: str | None = None) -> dict[str, Any]:
     cur = game.current
     score, entered = game.scores[cur], game.entered[cur]
     options = []
+    room = room_to_target(rules, score, game.turn_total)
     for o in game.options():
         total = game.turn_total + o.points
-        hot = o.dice_left == 0
-        room = room_to_target(rules, score, game.turn_total)
+        dice, hot, _ = after_set_aside(rules, o)
         wins = room is not None and o.points == room  # reaching an exact target banks at once
         refusal = game.why_not_bank_after(o)
         options.append({
@@ -440,7 +440,7 @@ def view(loaded: Loaded, viewer_id: str | None = None) -> dict[str, Any]:
             "bank": refusal,
             "records": bank_records(rules, entered=entered, turn_total=total),
             "wins": wins,
-            "risk": _risk(rules, rules.dice if hot else o.dice_left),
+            "risk": _risk(rules, dice),
         })
     deciding = game.phase is Phase.DECIDE
     outcome = game.outcome
