@@ -681,3 +681,17 @@ def test_one_device_one_player_row(app: FastAPI, alice: TestClient) -> None:
         from hotdice.store.web_models import WebPlayer
 
         assert [p.name for p in session.query(WebPlayer)] == ["Ann B"]
+
+
+def test_a_refused_selection_carries_the_engines_reason(alice: TestClient) -> None:
+    view = new_game(alice, mode="solo", rules="5000-fr-6")
+    for _ in range(200):  # roll until a roll offers a choice, then look at every refused choice of dice
+        if view["phase"] == "set-aside" and view["refusals"]:
+            break
+        view = act(alice, view, {"then": "roll"} if view["phase"] == "decide" else next_intent(view))["game"]
+    roll, offered = view["roll"], {o["keep"] for o in view["options"]}
+    assert view["refusals"]
+    for keep, reason in view["refusals"].items():
+        assert keep == "".join(sorted(keep)) and keep not in offered
+        assert all(roll.count(int(d)) >= keep.count(d) for d in set(keep))
+        assert reason.split(":")[0] == keep  # the engine names the dice it refuses

@@ -9,6 +9,7 @@ of the roll (seeded streams for the daily and challenges), so no answer can hold
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import secrets
@@ -442,6 +443,14 @@ def view(loaded: Loaded, viewer_id: str | None = None) -> dict[str, Any]:
             "wins": wins,
             "risk": _risk(rules, dice),
         })
+    # Why each other choice of dice from the roll is refused, in the engine's words (at most 63 of them).
+    refusals: dict[str, str] = {}
+    if game.phase is Phase.SET_ASIDE and game.roll is not None:
+        for size in range(1, len(game.roll) + 1):
+            for chosen in itertools.combinations(game.roll, size):
+                keep = SetAside(*chosen)
+                if str(keep) not in refusals and (reason := game.why_not_set_aside(keep)) is not None:
+                    refusals[str(keep)] = reason
     deciding = game.phase is Phase.DECIDE
     outcome = game.outcome
     return {
@@ -477,6 +486,7 @@ def view(loaded: Loaded, viewer_id: str | None = None) -> dict[str, Any]:
         "must_validate": game.must_validate,
         "last_round_by": game.last_round_by,
         "options": options,
+        "refusals": refusals,
         "can_roll": deciding and ROLL in game.legal_actions(),
         "bank": None if game.to_act is None else game.why_not_bank(),
         "can_bank": BANK in game.legal_actions(),

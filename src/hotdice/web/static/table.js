@@ -152,7 +152,9 @@
         records = option.records;
         if (option.hot_dice) selection += ` · <strong>${escapeHTML(t("moment.hot-dice"))}</strong>`;
       } else {
-        selection = `<span class="bad">${escapeHTML(t("table.not_scoring"))}</span>`;
+        // The engine's own reason (view.refusals), else the commonest one.
+        const reason = (view.refusals || {})[selectedKeep()] || t("table.not_scoring");
+        selection = `<span class="bad">${escapeHTML(reason)}</span>`;
       }
     } else if (view.phase === "decide" && view.outcome === null) {
       canRoll = view.can_roll;
