@@ -92,7 +92,7 @@ def open_page(browser: Browser, server: str, request: pytest.FixtureRequest) -> 
               locale: str = "en-US") -> Page:
         context = browser.new_context(viewport=viewport or DESKTOP, base_url=server, reduced_motion=motion,  # type: ignore[arg-type]
                                       locale=locale, has_touch=viewport == PHONE)
-        context.set_default_timeout(15_000)
+        context.set_default_timeout(30_000)  # generous: a loaded 2-core machine
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
