@@ -487,3 +487,13 @@ def test_random_drills_are_states_where_banking_is_allowed() -> None:
             drill = Drill.random(v.rules, rng)
             assert drill.turn_total > 0 and 1 <= drill.dice <= v.rules.dice
             assert EXPLANATION.fullmatch(drill.explanation)
+
+
+def test_shown_rules_hide_only_what_ten_turns_lift() -> None:
+    from hotdice.modes import shown_rules, ten_turn_rules
+
+    for text in ("farkle", "5000-fr", "farkle,entry=500", "5000-fr,rule_4900=yes"):
+        rules = Rules.parse(text)
+        assert shown_rules(ten_turn_rules(rules)) == ("5000-fr" if text.startswith("5000-fr") else text)
+        assert shown_rules(rules) == str(rules)
+    assert shown_rules("farkle,five_1s_win=yes") == "farkle,five_1s_win=yes"

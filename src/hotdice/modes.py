@@ -51,6 +51,7 @@ __all__ = [
     "daily_seed",
     "pad",
     "race",
+    "shown_rules",
     "solo",
     "ten_turn_rules",
     "together",
@@ -83,6 +84,17 @@ def ten_turn_rules(rules: Rules) -> Rules:
 
 
 # -- games -------------------------------------------------------------------------------------------
+
+
+def shown_rules(rules: Rules | str) -> str:
+    """The rules string as the players chose them: for ten-turn rules (the target lifted to the largest),
+    without what :func:`ten_turn_rules` lifted."""
+    rules = rules if isinstance(rules, Rules) else Rules.parse(rules)
+    text = str(rules)
+    if rules.target != MAX_TARGET:
+        return text
+    lifted = {f"target={MAX_TARGET}", "rule_4900=no", "five_1s_win=no"}
+    return ",".join(part for part in text.split(",") if part not in lifted)
 
 
 @dataclass(frozen=True)

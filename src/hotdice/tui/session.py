@@ -21,7 +21,6 @@ from hotdice.engine import Game
 from hotdice.modes import Challenge, Mode, Setup
 from hotdice.players import PLAYERS, Player, make_player
 from hotdice.record import Record, RecordError, record_of, replay
-from hotdice.rules import MAX_TARGET, Rules
 from hotdice.store.db import data_dir
 
 __all__ = [
@@ -32,7 +31,6 @@ __all__ = [
     "Session",
     "computer_spec",
     "save_path",
-    "shown_rules",
 ]
 
 SAVE_FILE = "saved-game.json"
@@ -47,12 +45,6 @@ class SaveError(ValueError):
 def save_path() -> Path:
     """The one saved game: in the user data folder, beside the statistics ($HOTDICE_DATA_DIR overrides)."""
     return data_dir() / SAVE_FILE
-
-
-def shown_rules(rules: Rules | str) -> str:
-    """The rules string without what a ten-turn game lifts (its target), as the player chose them."""
-    lifted = {f"target={MAX_TARGET}", "rule_4900=no", "five_1s_win=no"}
-    return ",".join(part for part in str(rules).split(",") if part not in lifted)
 
 
 def computer_spec(level: str) -> str:

@@ -13,7 +13,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from hotdice.tui.session import shown_rules
+from hotdice.modes import shown_rules
 
 if TYPE_CHECKING:
     from hotdice.stats import Stats

@@ -36,10 +36,10 @@ from hotdice.engine import (
     after_set_aside,
     bank_records,
 )
-from hotdice.modes import Mode
+from hotdice.modes import Mode, shown_rules
 from hotdice.odds import roll_odds
 from hotdice.scoring import DiceError, Option, SetAside, parse_dice, scorer
-from hotdice.tui.session import Session, shown_rules
+from hotdice.tui.session import Session
 from hotdice.tui.widgets import DiceRow, Scoreboard, ScoreLine
 
 if TYPE_CHECKING:

@@ -32,7 +32,7 @@ from hotdice.engine import (
     bank_records,
     room_to_target,
 )
-from hotdice.modes import Mode, Setup, pad, race, solo, together, versus
+from hotdice.modes import Mode, Setup, pad, race, shown_rules, solo, together, versus
 from hotdice.odds import roll_odds
 from hotdice.players import PLAYERS, make_player
 from hotdice.players.solver import affordable
@@ -413,14 +413,6 @@ def _risk(rules: Rules, dice: int) -> dict[str, Any]:
     return {"dice": dice, "p": float(p), "exact": f"{p.numerator}/{p.denominator}"}
 
 
-def shown_rules(game: Game) -> str:
-    """The rules string as the table knows it: a ten-turn game's lifted target (no target ends it) left out."""
-    text = str(game.rules)
-    if game.turn_limit is None:
-        return text
-    return ",".join(part for part in text.split(",") if not part.startswith("target="))
-
-
 def view(loaded: Loaded, viewer_id: str | None = None) -> dict[str, Any]:
     """Everything the table shows, and what its player may do now; nothing that has not happened yet."""
     game, rules, row = loaded.game, loaded.game.rules, loaded.row
@@ -457,7 +449,7 @@ def view(loaded: Loaded, viewer_id: str | None = None) -> dict[str, Any]:
         "id": row.id,
         "mode": row.mode,
         "rules": str(rules),
-        "rules_shown": shown_rules(game),
+        "rules_shown": shown_rules(game.rules),
         "dice": rules.dice,
         "target": None if game.turn_limit is not None else rules.target,
         "turn_limit": game.turn_limit,
