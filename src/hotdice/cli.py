@@ -10,15 +10,12 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
-from rich.progress import Progress
 from rich.table import Table
 
 from hotdice.odds import odds as exact_odds
 from hotdice.players import PLAYERS
-from hotdice.record import Record, RecordError, replay, state_json, transcript
 from hotdice.rules import KNOBS, Rules, RulesError
 from hotdice.scoring import DiceError, parse_dice, scorer, scoring_table
-from hotdice.simulate import SimulationError, simulate
 from hotdice.variants import VARIANTS
 
 __all__ = ["app", "main"]
@@ -216,6 +213,10 @@ def simulate_command(
     r = _rules(rules)
     specs = [p.strip() for p in players.split(",")]
     seed = secrets.token_hex(8) if seed is None else seed
+    from rich.progress import Progress
+
+    from hotdice.simulate import SimulationError, simulate  # imported when used: start-up stays light
+
     try:
         if as_json or not sys.stderr.isatty():
             report = simulate(r, specs, games, seed)
@@ -250,6 +251,8 @@ def replay_command(
     file: Annotated[Path, typer.Argument(help="The game record (JSON).", metavar="FILE")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the rebuilt final state as JSON.")] = False,
 ) -> None:
+    from hotdice.record import Record, RecordError, replay, state_json, transcript
+
     try:
         record = Record.from_json(file.read_text(encoding="utf-8"))
         if as_json:
@@ -383,13 +386,12 @@ def _status(text: str, quiet: bool) -> Any:
 def _bank_thresholds(r: Rules) -> list[dict[str, Any]]:
     """Per dice in hand: the smallest turn total from which banking is always at least as good as rolling
     (expected points of the turn, once entered), and whether rolling is better somewhere above a lower one."""
-    from hotdice.expectation import STEP, turn_values
+    from hotdice.expectation import turn_values
 
     tv = turn_values(r)
     rows = []
     for n in range(1, r.dice + 1):
-        rolls = [t for t in range(STEP, tv.cap + STEP, STEP) if tv.should_roll(t, n, entered=True)]
-        threshold = (rolls[-1] + STEP) if rolls else STEP
+        threshold = tv.bank_from(n)
         rows.append({"dice": n, "bank_from": threshold, "roll_value_there": tv.roll_value(threshold, n)})
     return rows
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 import secrets
 from collections.abc import Iterable, Iterator
 from typing import Protocol
@@ -38,13 +39,14 @@ def seeded_stream(seed: bytes, turn: int, roll: int) -> Iterator[int]:
     below 252 gives the face ``byte % 6 + 1`` and bytes 252..255 are skipped, so every face has
     probability exactly 1/6 (no modulo bias).
     """
-    block = 0
-    while True:
-        digest = hmac.new(seed, f"hotdice/{turn}/{roll}/{block}".encode(), hashlib.sha256).digest()
-        for byte in digest:
-            if byte < 252:
-                yield byte % 6 + 1
-        block += 1
+    for block in itertools.count():
+        yield from _block(seed, turn, roll, block)
+
+
+def _block(seed: bytes, turn: int, roll: int, block: int) -> list[int]:
+    """The faces of one block of the (seed, turn, roll) stream."""
+    digest = hmac.new(seed, f"hotdice/{turn}/{roll}/{block}".encode(), hashlib.sha256).digest()
+    return [byte % 6 + 1 for byte in digest if byte < 252]
 
 
 class SeededDice:
@@ -55,12 +57,10 @@ class SeededDice:
 
     def roll(self, n: int, turn: int, roll: int) -> tuple[int, ...]:
         # One block almost always holds enough faces (32 bytes, each kept with probability 252/256).
-        digest = hmac.new(self.seed, f"hotdice/{turn}/{roll}/0".encode(), hashlib.sha256).digest()
-        faces = [b % 6 + 1 for b in digest if b < 252]
-        if len(faces) >= n:
-            return tuple(faces[:n])
-        stream = seeded_stream(self.seed, turn, roll)
-        return tuple(next(stream) for _ in range(n))
+        faces = _block(self.seed, turn, roll, 0)
+        if len(faces) < n:
+            faces = list(itertools.islice(seeded_stream(self.seed, turn, roll), n))
+        return tuple(faces[:n])
 
 
 class OutOfDice(LookupError):

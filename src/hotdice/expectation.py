@@ -323,6 +323,12 @@ class TurnValues:
                 best, best_value = option, v
         return best
 
+    def bank_from(self, dice: int) -> int:
+        """The smallest turn total from which banking, once entered, is at least as good as rolling ``dice``
+        dice at every total above it (rolling may still be better at some lower totals)."""
+        rolls = [t for t in range(STEP, self.cap + STEP, STEP) if self.should_roll(t, dice, entered=True)]
+        return rolls[-1] + STEP if rolls else STEP
+
     def turn_value(self, *, entered: bool = True) -> float:
         """Expected points of a whole turn, from rolling all the dice with a turn total of 0."""
         return self.value(0, self.rules.dice, entered=entered)

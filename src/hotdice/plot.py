@@ -32,9 +32,8 @@ def bank_chart(rules: Rules, path: Path, top: int | None = None) -> Path:
     tv = turn_values(rules)
     if top is None:
         # Far enough to show where banking starts with fewer dice than a full hand (full hands roll on).
-        last = [t for n in range(1, rules.dice)
-                for t in range(STEP, tv.cap + STEP, STEP) if tv.should_roll(t, n, entered=True)]
-        top = min(max(max(last, default=STEP) * 5 // 4, 1000), tv.cap)
+        last = max((tv.bank_from(n) - STEP for n in range(1, rules.dice) if tv.bank_from(n) > STEP), default=STEP)
+        top = min(max(last * 5 // 4, 1000), tv.cap)
     totals = np.arange(STEP, top + STEP, STEP)
     region = np.zeros((rules.dice, totals.size))
     for n in range(1, rules.dice + 1):

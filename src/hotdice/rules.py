@@ -311,24 +311,7 @@ def _validate(r: Rules) -> None:
         raise RulesError(f"target={r.target} is not allowed: the target must be positive")
     if r.target > MAX_TARGET:
         raise RulesError(f"target={r.target} is not allowed: the target may be at most {MAX_TARGET}")
-    points = [
-        "target",
-        "entry",
-        "min_bank",
-        "three_farkles",
-        "single_1",
-        "single_5",
-        "three_1s",
-        "four_kind",
-        "five_kind",
-        "six_kind",
-        "four_kind_pair",
-        "straight",
-        "three_pairs",
-        "two_triplets",
-        "low_straight",
-        "high_straight",
-    ]
+    points = [k.name for k in KNOBS if _FIELD_TYPES[k.name] is int and k.name != "dice"]  # every other number
     for name in points:
         value = getattr(r, name)
         if value < 0:

@@ -22,6 +22,7 @@ from hotdice.rules import Kinds, Rules
 
 __all__ = [
     "FACES",
+    "POW7",
     "Combination",
     "DiceError",
     "Option",
@@ -38,7 +39,7 @@ FACES = (1, 2, 3, 4, 5, 6)
 _KEYS = 7**6
 _FACE_SET = frozenset(FACES)
 _POW7_OF = {face: 7 ** (face - 1) for face in FACES}
-_POW7 = np.array([7**i for i in range(6)], dtype=np.int64)
+POW7 = np.array([7**i for i in range(6)], dtype=np.int64)
 
 
 class DiceError(ValueError):
@@ -65,7 +66,7 @@ def parse_dice(text: str | Iterable[int | str], max_dice: int = 6) -> tuple[int,
 
 def dice_key(dice: Iterable[int]) -> int:
     """The multiset key of some dice (their face counts in base 7)."""
-    return sum(7 ** (d - 1) for d in dice)
+    return sum(map(_POW7_OF.__getitem__, dice))
 
 
 def _counts(key: int) -> tuple[int, ...]:
@@ -274,7 +275,7 @@ class Scorer:
     def best_points_batch(self, rolls: npt.ArrayLike) -> npt.NDArray[np.int32]:
         """Best points of each roll (one roll per row of faces), 0 for a farkle; vectorised."""
         faces = np.asarray(rolls, dtype=np.int64)
-        keys = _POW7[faces - 1].sum(axis=1)
+        keys = POW7[faces - 1].sum(axis=1)
         best: npt.NDArray[np.int32] = self.best_points[keys]
         return best
 
@@ -282,7 +283,7 @@ class Scorer:
         dice = tuple(roll)
         if not dice or len(dice) > self.rules.dice or not _FACE_SET.issuperset(dice):
             raise DiceError(f"{dice} is not a roll of 1 to {self.rules.dice} dice with faces 1 to 6")
-        return sum(map(_POW7_OF.__getitem__, dice))
+        return dice_key(dice)
 
 
 @functools.lru_cache(maxsize=64)

@@ -24,16 +24,15 @@ import numpy as np
 import numpy.typing as npt
 
 from hotdice.dice import DiceSource
-from hotdice.engine import MAX_PLAYERS, Termination
+from hotdice.engine import MAX_PLAYERS, Termination, needs_validation
 from hotdice.rules import BelowEntry, End, HotDice, Rules
-from hotdice.scoring import scorer
+from hotdice.scoring import POW7, dice_key, scorer
 
 __all__ = ["BatchDice", "BatchOutcome", "NumpyDice", "SourceDice", "play_greedy_batch"]
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
-_POW7 = np.array([7**i for i in range(6)], dtype=np.int64)
 _NOT_AN_OPTION = 1 << 40  # points of the padding after a roll's last option: never allowed, never chosen
 _ENDINGS = (Termination.TARGET, Termination.EXACT, Termination.FIVE_ONES)
 
@@ -89,7 +88,7 @@ class _Tables:
     best_points: npt.NDArray[np.int32]  # roll key -> best points, 0 = farkle (the scorer's own array)
     points: IntArray  # [row, option]
     dice_left: IntArray
-    triple: BoolArray  # the set-aside holds three or more of a face (validate=yes)
+    validate: BoolArray  # the set-aside must be validated before a bank (engine.needs_validation)
 
 
 @functools.lru_cache(maxsize=16)
@@ -101,14 +100,14 @@ def _tables(rules: Rules) -> _Tables:
     index = np.full(7**6, -1, dtype=np.int64)
     points = np.full((len(rolls), width), _NOT_AN_OPTION, dtype=np.int64)
     dice_left = np.zeros((len(rolls), width), dtype=np.int64)
-    triple = np.zeros((len(rolls), width), dtype=np.bool_)
+    validate = np.zeros((len(rolls), width), dtype=np.bool_)
     for row, (roll, opts) in enumerate(zip(rolls, options, strict=True)):
-        index[sum(7 ** (d - 1) for d in roll)] = row
+        index[dice_key(roll)] = row
         for col, o in enumerate(opts):
             points[row, col] = o.points
             dice_left[row, col] = o.dice_left
-            triple[row, col] = any(o.keep.count(f) >= 3 for f in set(o.keep))
-    return _Tables(index, s.best_points, points, dice_left, triple)
+            validate[row, col] = needs_validation(rules, o)
+    return _Tables(index, s.best_points, points, dice_left, validate)
 
 
 def play_greedy_batch(rules: Rules, thresholds: npt.ArrayLike, dice: BatchDice) -> BatchOutcome:
@@ -182,7 +181,7 @@ class _Batch:
         self.rolls[g] += 1
         self.hot[g] = False
         rolled = np.arange(6) < n[:, None]
-        keys = np.where(rolled, _POW7[faces - 1], 0).sum(axis=1)
+        keys = np.where(rolled, POW7[faces - 1], 0).sum(axis=1)
         if r.five_1s_win:
             five = ((faces == 1) & rolled).sum(axis=1) >= 5
             self._end_turn(g[five], won=np.ones(five.sum(), dtype=np.bool_), ending=Termination.FIVE_ONES)
@@ -207,7 +206,7 @@ class _Batch:
         left = t.dice_left[rows, choice]
         self.turn_total[g] += t.points[rows, choice]
         if r.validate:
-            self.must_validate[g] = (left == 0) | t.triple[rows, choice]
+            self.must_validate[g] = t.validate[rows, choice]
         self.hot[g] = left == 0
         self.in_hand[g] = np.where(left == 0, r.dice, left)
         if r.end is End.EXACT:  # reaching the exact target wins at once

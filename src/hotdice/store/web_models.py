@@ -11,20 +11,16 @@ one database (and later one set of migrations) holds statistics and web games al
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 
 from sqlalchemy import Date, DateTime, ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from hotdice.store.models import NAME_LENGTH, Base
+from hotdice.store.models import NAME_LENGTH, Base, _now
 
 __all__ = ["WebChallenge", "WebDailyPar", "WebGame", "WebPlayer", "WebSecret", "WebTable", "WebTableSeat"]
 
 ID_LENGTH = 32  # ids are random: 16 bytes in hex, or shorter url-safe tokens
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 class WebPlayer(Base):

@@ -9,7 +9,6 @@ attempt each; a challenge closes after :data:`OPEN_DAYS` days, or earlier when i
 from __future__ import annotations
 
 import dataclasses
-import json
 import secrets
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -23,7 +22,7 @@ from hotdice.modes import Challenge, Mode, Result, challenge, compare
 from hotdice.store.web_models import WebChallenge, WebGame, WebPlayer
 from hotdice.variants import VARIANTS
 from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound
-from hotdice.web.services.games import human_seat, new_game_row
+from hotdice.web.services.games import human_seat, new_game_row, player_name
 
 __all__ = ["OPEN_DAYS", "close", "create", "find", "is_closed", "play", "results"]
 
@@ -109,7 +108,7 @@ def results(session: Session, code: str, player: WebPlayer | None) -> dict[str, 
     games = list(
         session.scalars(select(WebGame).where(WebGame.challenge_code == found.code).order_by(WebGame.created_at))
     )
-    names = {g.id: str(json.loads(g.record)["players"][0]) for g in games}
+    names = {g.id: player_name(g) for g in games}
     done = [g for g in games if g.over]
     entries = [(Result(names[g.id], g.score, g.turns, Mode.CHALLENGE), g) for g in done]
     game_of = {id(result): g for result, g in entries}

@@ -8,7 +8,6 @@ database: the public offline default would let anyone compute the day's dice.
 
 from __future__ import annotations
 
-import json
 import random
 import secrets
 from datetime import UTC, date, datetime, time
@@ -21,7 +20,7 @@ from sqlalchemy.orm import Session
 from hotdice.modes import Mode, Result, compare, daily, daily_day
 from hotdice.players import make_player, play_game
 from hotdice.store.web_models import WebDailyPar, WebGame, WebPlayer, WebSecret
-from hotdice.web.services.games import computer_spec, human_seat, new_game_row
+from hotdice.web.services.games import computer_spec, human_seat, new_game_row, player_name
 from hotdice.web.settings import Settings
 
 __all__ = ["PAR_LEVEL", "daily_key", "page", "par", "start"]
@@ -98,10 +97,6 @@ def par(session: Session, settings: Settings, day: date) -> int:
     return score
 
 
-def _name(game: WebGame) -> str:
-    return str(json.loads(game.record)["players"][0])
-
-
 def page(session: Session, settings: Settings, player: WebPlayer | None, now: datetime | None = None) -> dict[str, Any]:
     """The day, the player's attempts, the leaderboard of official results, and par once they have finished."""
     day = daily_day(now)
@@ -112,7 +107,7 @@ def page(session: Session, settings: Settings, player: WebPlayer | None, now: da
             select(WebGame).where(WebGame.mode == Mode.DAILY, WebGame.official_day == day, WebGame.over.is_(True))
         )
     )
-    results = [(Result(_name(g), g.score, g.turns, Mode.DAILY), g.owner_id) for g in official]
+    results = [(Result(player_name(g), g.score, g.turns, Mode.DAILY), g.owner_id) for g in official]
     owner_of = {id(result): owner for result, owner in results}
     ranked = compare(result for result, _ in results)
     return {

@@ -199,10 +199,16 @@ def human_seat(player: str | None = None) -> dict[str, Any]:
     return {"kind": "human", "player": player}
 
 
-def load(session: Session, game_id: str) -> Loaded:
+def find(session: Session, game_id: str) -> WebGame:
+    """The stored game of an id, without rebuilding it."""
     row = session.get(WebGame, game_id) if 0 < len(game_id) <= 32 else None
     if row is None:
         raise NotFound(f"no game '{game_id}' here: check the link")
+    return row
+
+
+def load(session: Session, game_id: str) -> Loaded:
+    row = find(session, game_id)
     record = Record.from_json(row.record)
     try:
         game = replay(record)
@@ -411,6 +417,11 @@ def hint(session: Session, game_id: str, viewer: WebPlayer) -> dict[str, Any]:
 def _risk(rules: Rules, dice: int) -> dict[str, Any]:
     p: Fraction = roll_odds(rules, dice).farkle
     return {"dice": dice, "p": float(p), "exact": f"{p.numerator}/{p.denominator}"}
+
+
+def player_name(game: WebGame) -> str:
+    """The name a one-player game was played under (its record's first seat)."""
+    return str(json.loads(game.record)["players"][0])
 
 
 def view(loaded: Loaded, viewer_id: str | None = None) -> dict[str, Any]:

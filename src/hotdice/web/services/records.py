@@ -11,7 +11,7 @@ from hotdice.record import Record
 from hotdice.store.web_models import WebChallenge
 from hotdice.web.errors import Conflict
 from hotdice.web.services.challenges import is_closed
-from hotdice.web.services.games import load
+from hotdice.web.services.games import find
 
 __all__ = ["public_record"]
 
@@ -19,7 +19,7 @@ __all__ = ["public_record"]
 def public_record(session: Session, game_id: str) -> Record:
     """The record; its dice key is left out while it would reveal dice others have yet to play: a daily's
     until its day is over, a challenge's until it closes."""
-    row = load(session, game_id).row
+    row = find(session, game_id)
     if not row.over:
         raise Conflict("a game's record is given once the game is over")
     record = Record.from_json(row.record)
