@@ -36,7 +36,7 @@ from hotdice.modes import Mode, Setup, pad, race, shown_rules, solo, together, v
 from hotdice.odds import roll_odds
 from hotdice.players import PLAYERS, make_player
 from hotdice.players.solver import affordable
-from hotdice.record import Record, RecordError, record_of, replay
+from hotdice.record import Record, RecordError, record_of, replay, state_json
 from hotdice.rules import Rules, RulesError
 from hotdice.scoring import DiceError, SetAside, parse_dice
 from hotdice.stats import record_game
@@ -455,19 +455,15 @@ def view(loaded: Loaded, viewer_id: str | None = None) -> dict[str, Any]:
                 if str(keep) not in refusals and (reason := game.why_not_set_aside(keep)) is not None:
                     refusals[str(keep)] = reason
     deciding = game.phase is Phase.DECIDE
-    outcome = game.outcome
     return {
+        **state_json(game),  # the game itself, as records show it; what only the table needs follows
         "id": row.id,
         "mode": row.mode,
-        "rules": str(rules),
         "rules_shown": shown_rules(game.rules),
         "dice": rules.dice,
         "target": None if game.turn_limit is not None else rules.target,
         "turn_limit": game.turn_limit,
         "n": len(game.history),
-        "phase": game.phase.value,
-        "current": cur,
-        "to_act": game.to_act,
         "you": loaded.seats_of(viewer_id),
         "players": [
             {
@@ -481,13 +477,6 @@ def view(loaded: Loaded, viewer_id: str | None = None) -> dict[str, Any]:
             for i, name in enumerate(game.players)
         ],
         "entry": rules.entry,
-        "turn_total": game.turn_total,
-        "roll": None if game.roll is None else list(game.roll),
-        "set_aside": [str(keep) for keep in game.set_aside],
-        "dice_to_roll": game.dice_to_roll,
-        "hot_dice": game.hot_dice,
-        "must_validate": game.must_validate,
-        "last_round_by": game.last_round_by,
         "options": options,
         "refusals": refusals,
         "can_roll": deciding and ROLL in game.legal_actions(),
@@ -498,11 +487,6 @@ def view(loaded: Loaded, viewer_id: str | None = None) -> dict[str, Any]:
         "events": [
             {"k": e.kind.value, "p": e.player, "t": e.turn, "pts": e.points, "d": list(e.dice)} for e in game.events
         ],
-        "outcome": None if outcome is None else {
-            "winners": list(outcome.winners),
-            "termination": outcome.termination.value,
-            "scores": list(outcome.scores),
-        },
         "hints": row.mode in HINT_MODES,
         "roll_off": loaded.extra.get("roll_off"),
         "day": None if row.day is None else row.day.isoformat(),
