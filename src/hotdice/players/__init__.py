@@ -13,7 +13,17 @@ from dataclasses import dataclass
 from hotdice.players.base import Player, play_game
 from hotdice.players.simple import DEFAULT_THRESHOLD, GreedyPlayer, RandomPlayer
 
-__all__ = ["PLAYERS", "GreedyPlayer", "Player", "PlayerKind", "RandomPlayer", "make_player", "play_game"]
+__all__ = [
+    "LEVELS",
+    "PLAYERS",
+    "GreedyPlayer",
+    "Player",
+    "PlayerKind",
+    "RandomPlayer",
+    "computer_spec",
+    "make_player",
+    "play_game",
+]
 
 
 @dataclass(frozen=True)
@@ -77,3 +87,13 @@ def make_player(spec: str, rng: random.Random) -> Player:
         what = f"unknown player '{spec}'" if spec.strip() else "a player spec is empty"
         raise ValueError(f"{what}; players are: {', '.join(PLAYERS)}")
     return kind.build(rng, arg.strip() if sep else None)
+
+
+LEVELS = ("easy", "medium", "hard")  # the computer opponents a player chooses from, weakest first
+
+
+def computer_spec(level: str) -> str:
+    """The player spec of a computer level; ValueError for a level that is not one."""
+    if level not in LEVELS or level not in PLAYERS:
+        raise ValueError(f"unknown level '{level}': levels are {', '.join(LEVELS)}")
+    return level

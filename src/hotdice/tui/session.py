@@ -19,7 +19,7 @@ from typing import Any
 from hotdice.dice import DiceSource, SecureDice, SeededDice
 from hotdice.engine import Game
 from hotdice.modes import Challenge, Mode, Setup
-from hotdice.players import PLAYERS, Player, make_player
+from hotdice.players import LEVELS, Player, computer_spec, make_player
 from hotdice.record import Record, RecordError, record_of, replay
 from hotdice.store.db import data_dir
 
@@ -35,9 +35,6 @@ __all__ = [
 
 SAVE_FILE = "saved-game.json"
 SAVE_VERSION = 1
-LEVELS = ("easy", "medium", "hard")  # the computer players of hotdice.players, by name
-
-
 class SaveError(ValueError):
     """A saved game that cannot be read or does not replay."""
 
@@ -45,13 +42,6 @@ class SaveError(ValueError):
 def save_path() -> Path:
     """The one saved game: in the user data folder, beside the statistics ($HOTDICE_DATA_DIR overrides)."""
     return data_dir() / SAVE_FILE
-
-
-def computer_spec(level: str) -> str:
-    """The player spec of a computer level (the levels are players of :data:`hotdice.players.PLAYERS`)."""
-    if level not in LEVELS or level not in PLAYERS:
-        raise ValueError(f"unknown level '{level}': levels are {', '.join(LEVELS)}")
-    return level
 
 
 @dataclass(frozen=True)

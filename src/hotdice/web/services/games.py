@@ -34,7 +34,7 @@ from hotdice.engine import (
 )
 from hotdice.modes import Mode, Setup, pad, race, shown_rules, solo, together, versus
 from hotdice.odds import roll_odds
-from hotdice.players import PLAYERS, make_player
+from hotdice.players import LEVELS, computer_spec, make_player
 from hotdice.players.solver import affordable
 from hotdice.record import Record, RecordError, record_of, replay, state_json
 from hotdice.rules import Rules, RulesError
@@ -65,14 +65,9 @@ __all__ = [
 ]
 
 ONLINE = "online"  # the mode of an online table's game (recorded as "together")
-LEVELS = ("easy", "medium", "hard")
-FALLBACK_PLAYER = "greedy"  # for a level with no player, and for a decision a level's solver cannot make
+FALLBACK_PLAYER = "greedy"  # for a decision a level's solver cannot make
 HINT_MODES = frozenset({Mode.SOLO, Mode.RACE, Mode.VERSUS, Mode.TOGETHER, Mode.PAD})  # not where scores compare
 LOCAL_MODES = (Mode.SOLO, Mode.RACE, Mode.VERSUS, Mode.TOGETHER, Mode.PAD)
-
-
-def computer_spec(level: str) -> str:
-    return level if level in PLAYERS else FALLBACK_PLAYER
 
 
 @dataclass
@@ -181,8 +176,6 @@ def create(
                 setup = together(table, people, hold_roll_off=roll_off)
                 seats = [human_seat() for _ in people]
             case Mode.PAD:
-                if not 1 <= len(people) <= 8:
-                    raise BadRequest(f"the score pad takes 1 to 8 players, not {len(people)}")
                 setup, seats = pad(table, people), [human_seat() for _ in people]
             case _:
                 raise BadRequest(f"unknown mode '{mode}': {', '.join(m.value for m in LOCAL_MODES)}")
