@@ -198,7 +198,9 @@ class TableScreen(Screen[None]):
             kind = event.kind
             line = ""
             if kind is EventKind.TURN:
-                line = t("log.turn", name=name, n=game.turns_played[event.player] + 1)
+                # Turns go round the table, so the event's game turn gives the player's own turn number
+                # (the current state would give every line of a resumed game the same number).
+                line = t("log.turn", name=name, n=event.turn // len(game.players) + 1)
                 self.running_total = 0
                 if self.session.mode in (Mode.TOGETHER, Mode.PAD) and len(game.players) > 1:
                     best = best or (1, t("table.pass_to", name=name), "turn")
