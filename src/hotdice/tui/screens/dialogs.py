@@ -3,24 +3,21 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from hotdice.modes import Mode
 from hotdice.rules import Rules
 from hotdice.scoring import scoring_table
 from hotdice.tui.i18n import Translator
+from hotdice.tui.screens.base import HotDiceModal
 from hotdice.tui.session import Session
-
-if TYPE_CHECKING:
-    from hotdice.tui.app import HotDiceApp
 
 __all__ = ["GameOverScreen", "ScoringScreen", "combination_name", "rules_summary"]
 
@@ -63,7 +60,7 @@ def rules_summary(t: Translator, rules: Rules) -> list[str]:
     return lines
 
 
-class ScoringScreen(ModalScreen[None]):
+class ScoringScreen(HotDiceModal):
     """The scoring table of the rules in force (``?`` at the table)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -77,10 +74,7 @@ class ScoringScreen(ModalScreen[None]):
         self.rules = rules
 
     def compose(self) -> ComposeResult:
-        from hotdice.tui.app import HotDiceApp
-
-        assert isinstance(self.app, HotDiceApp)
-        t = self.app.t
+        t = self.hotdice.t
         rows = [(combination_name(t, name), t.number(points)) for name, points in scoring_table(self.rules)]
         half = (len(rows) + 1) // 2  # two columns of combinations: the table fits 80 x 24
         table = Table(box=None, pad_edge=False)
@@ -99,7 +93,7 @@ class ScoringScreen(ModalScreen[None]):
         self.dismiss()
 
 
-class GameOverScreen(ModalScreen[None]):
+class GameOverScreen(HotDiceModal):
     """Who won and why, every score, and whether the game was recorded. Enter plays again, Esc the menu."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -112,13 +106,6 @@ class GameOverScreen(ModalScreen[None]):
         super().__init__()
         self.session = session
         self.note = note
-
-    @property
-    def hotdice(self) -> HotDiceApp:
-        from hotdice.tui.app import HotDiceApp
-
-        assert isinstance(self.app, HotDiceApp)
-        return self.app
 
     def compose(self) -> ComposeResult:
         t = self.hotdice.t

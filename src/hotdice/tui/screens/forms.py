@@ -2,34 +2,24 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import Checkbox, Input, Static
 
 from hotdice.modes import Challenge, Mode
+from hotdice.tui.screens.base import HotDiceScreen
 from hotdice.tui.session import GameKind
-
-if TYPE_CHECKING:
-    from hotdice.tui.app import HotDiceApp
 
 __all__ = ["ChallengeCreatedScreen", "ChallengeJoinScreen", "NamesScreen"]
 
 
-class _Form(Screen[None]):
+class _Form(HotDiceScreen):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "back", show=False)]
-
-    @property
-    def hotdice(self) -> HotDiceApp:
-        from hotdice.tui.app import HotDiceApp
-
-        assert isinstance(self.app, HotDiceApp)
-        return self.app
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from hotdice.tui.screens.base import HotDiceScreen
 from hotdice.tui.session import LEVELS
-
-if TYPE_CHECKING:
-    from hotdice.tui.app import HotDiceApp
 
 __all__ = ["MENU_ITEMS", "MenuScreen"]
 
@@ -36,18 +33,11 @@ MENU_ITEMS = (
 )
 
 
-class MenuScreen(Screen[None]):
+class MenuScreen(HotDiceScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "app.quit", show=False),
         Binding("escape", "app.quit", show=False),
     ]
-
-    @property
-    def hotdice(self) -> HotDiceApp:
-        from hotdice.tui.app import HotDiceApp
-
-        assert isinstance(self.app, HotDiceApp)
-        return self.app
 
     def compose(self) -> ComposeResult:
         yield Static(id="menu-title")

@@ -7,22 +7,19 @@ combination no table can play is refused with the rules' own reason. Settings ar
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from hotdice.rules import BelowEntry, End, HotDice, Kinds, Rules, RulesError
 from hotdice.tui.i18n import LANGUAGES
+from hotdice.tui.screens.base import HotDiceScreen
 from hotdice.variants import VARIANTS, find_variant
-
-if TYPE_CHECKING:
-    from hotdice.tui.app import HotDiceApp
 
 __all__ = ["CHOICES", "SettingsScreen", "cycle"]
 
@@ -59,19 +56,12 @@ def cycle(choices: tuple[Any, ...], current: Any, step: int) -> Any:
     return values[(values.index(current) + step) % len(values)]
 
 
-class SettingsScreen(Screen[None]):
+class SettingsScreen(HotDiceScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", show=False),
         Binding("left", "change(-1)", show=False),
         Binding("right", "change(1)", show=False),
     ]
-
-    @property
-    def hotdice(self) -> HotDiceApp:
-        from hotdice.tui.app import HotDiceApp
-
-        assert isinstance(self.app, HotDiceApp)
-        return self.app
 
     def compose(self) -> ComposeResult:
         yield Static(id="settings-title")

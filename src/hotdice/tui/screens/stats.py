@@ -10,14 +10,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Static
 
 from hotdice.modes import shown_rules
+from hotdice.tui.screens.base import HotDiceScreen
 
 if TYPE_CHECKING:
     from hotdice.stats import Stats
-    from hotdice.tui.app import HotDiceApp
     from hotdice.tui.i18n import Translator
 
 __all__ = ["StatsScreen", "stats_view"]
@@ -71,15 +70,8 @@ def stats_view(t: Translator, stats: Stats) -> RenderableType:
     return Group(*parts)
 
 
-class StatsScreen(Screen[None]):
+class StatsScreen(HotDiceScreen):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "back", show=False), Binding("q", "back", show=False)]
-
-    @property
-    def hotdice(self) -> HotDiceApp:
-        from hotdice.tui.app import HotDiceApp
-
-        assert isinstance(self.app, HotDiceApp)
-        return self.app
 
     def compose(self) -> ComposeResult:
         t = self.hotdice.t

@@ -11,14 +11,13 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Input, RichLog, Static
 from textual.worker import get_current_worker
 
@@ -39,11 +38,9 @@ from hotdice.engine import (
 from hotdice.modes import Mode, shown_rules
 from hotdice.odds import roll_odds
 from hotdice.scoring import DiceError, Option, SetAside, parse_dice, scorer
+from hotdice.tui.screens.base import HotDiceScreen
 from hotdice.tui.session import Session
 from hotdice.tui.widgets import DiceRow, Scoreboard, ScoreLine
-
-if TYPE_CHECKING:
-    from hotdice.tui.app import HotDiceApp
 
 __all__ = ["TableScreen"]
 
@@ -75,7 +72,7 @@ class GameLog(RichLog, can_focus=False):
     """The game's log: told from the engine's events; never takes the keys from the table."""
 
 
-class TableScreen(Screen[None]):
+class TableScreen(HotDiceScreen):
     """One game at the table, until it ends (then the results) or the player leaves (then it is saved)."""
 
     AUTO_FOCUS = None  # keys go to the table; only the score pad's dice input takes focus, when shown
@@ -109,13 +106,6 @@ class TableScreen(Screen[None]):
         self.warming: threading.Thread | None = None
         self.finished = False
         self.leaving = False
-
-    @property
-    def hotdice(self) -> HotDiceApp:
-        from hotdice.tui.app import HotDiceApp
-
-        assert isinstance(self.app, HotDiceApp)
-        return self.app
 
     def compose(self) -> ComposeResult:
         yield Static(id="table-title")

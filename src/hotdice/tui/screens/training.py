@@ -3,26 +3,23 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
 from textual.widgets import Static
 
 from hotdice.modes import Drill, ScoringQuestion
 from hotdice.rules import Rules
 from hotdice.scoring import SetAside, scorer
+from hotdice.tui.screens.base import HotDiceScreen
 from hotdice.tui.widgets import DiceRow
-
-if TYPE_CHECKING:
-    from hotdice.tui.app import HotDiceApp
 
 __all__ = ["TrainingScreen"]
 
 
-class TrainingScreen(Screen[None]):
+class TrainingScreen(HotDiceScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(n), f"pick({n - 1})", show=False) for n in range(1, 7)),
         Binding("left", "cursor(-1)", show=False),
@@ -49,13 +46,6 @@ class TrainingScreen(Screen[None]):
         self.picked: set[int] = set()
         self.cursor = 0
         self.feedback = Text("")
-
-    @property
-    def hotdice(self) -> HotDiceApp:
-        from hotdice.tui.app import HotDiceApp
-
-        assert isinstance(self.app, HotDiceApp)
-        return self.app
 
     def compose(self) -> ComposeResult:
         yield Static(id="training-title")
