@@ -1,5 +1,6 @@
 """Every test run keeps its files to itself: the data folder (statistics, saved games) and the cache of
-solved tables point into a fresh temporary folder unless a test sets its own."""
+solved tables point into a fresh temporary folder unless a test sets its own. ``database_url`` (from
+:mod:`tests.db_support`) gives a test an empty database of its own, SQLite then PostgreSQL."""
 
 from __future__ import annotations
 
@@ -8,6 +9,10 @@ import tempfile
 from collections.abc import Iterator
 
 import pytest
+
+from tests.db_support import database_url
+
+__all__ = ["database_url"]
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,4 +1,5 @@
-"""The web service through its HTTP API: FastAPI's test client against a real SQLite file in tmp_path.
+"""The web service through its HTTP API: FastAPI's test client against a real database, each test twice:
+a SQLite file in tmp_path, then a PostgreSQL database of its own (``database_url`` in tests/db_support.py).
 
 Each browser is a client with its own cookie jar (its own device). Figures shown to players are checked
 against independent computations: set-aside points against the brute force of ``tests/reference.py``,
@@ -52,8 +53,12 @@ WEB = Path(__file__).resolve().parent.parent / "src" / "hotdice" / "web"
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> FastAPI:
-    return create_app(Settings(data_dir=tmp_path, daily_key=KEY))
+def app(tmp_path: Path, database_url: str) -> Iterator[FastAPI]:
+    """The app on a database of its own, SQLite then PostgreSQL (``database_url``)."""
+    # Without rate limits: the property tests here ask far faster than a person (tests/test_web_limits.py).
+    web = create_app(Settings(data_dir=tmp_path, database_url=database_url, daily_key=KEY).unlimited())
+    yield web
+    web.state.db.close()  # before the PostgreSQL database is dropped
 
 
 @pytest.fixture

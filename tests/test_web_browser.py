@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
 
+from hotdice.record import Record
 from tests.web_support import next_intent
 
 CHROMIUM = os.environ.get("HOTDICE_CHROMIUM", "/usr/bin/chromium")
@@ -237,8 +238,13 @@ def test_the_daily_game_then_a_second_unofficial_attempt(open_page: Open) -> Non
     expect(page.locator(".table-title")).to_contain_text("Daily game")
     expect(page.locator("#hint")).to_be_hidden()  # no coach where scores are compared
     first = play(page, game_id(page))
+    with page.expect_download() as download:  # the record, as `hotdice verify` reads it
+        page.get_by_role("link", name="Download the record").click()
+    record = Record.from_json(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert record.seed is None and record.result.scores == (first["players"][0]["score"],)  # key not yet revealed
     page.get_by_role("link", name="Leaderboard and par").click()
     expect(page.locator("table.board")).to_contain_text("Dee")
+    expect(page.locator("#commitment")).to_have_text(re.compile(r"[0-9a-f]{64}"))
     expect(page.locator(".par")).to_contain_text("Par: the computer scored")
     expect(page.locator(".attempts li")).to_have_count(1)
     expect(page.locator(".attempts")).to_contain_text(f"{first['players'][0]['score']:,}")

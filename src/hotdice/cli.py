@@ -270,6 +270,30 @@ def replay_command(
         out.print(line, style=style, markup=False, soft_wrap=True)
 
 
+@app.command("verify", help="Check a finished game's record against its revealed dice key: every roll, the key's "
+             "commitment, every action and the result. Exit 0 if it verifies, 1 if not (the first mismatch).")
+def verify_command(
+    file: Annotated[Path, typer.Argument(help="The game record (JSON).", metavar="RECORD")],
+    key: Annotated[str | None, typer.Option("--key", help="The revealed dice key, when the record lacks it.",
+                                            metavar="HEX")] = None,
+    commitment: Annotated[str | None, typer.Option("--commitment", help="The published SHA-256 of the key.",
+                                                   metavar="HEX")] = None,
+) -> int:
+    from hotdice.verify import VerifyError, verify_text
+
+    try:
+        verdict = verify_text(file.read_text(encoding="utf-8"), key=key, commitment=commitment)
+    except OSError as exc:
+        raise BadInput(f"cannot read {file}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise BadInput(f"{file} is not a text file") from None
+    except VerifyError as exc:
+        raise BadInput(f"{file}: {exc}") from None
+    for line in verdict.lines:
+        print(line)
+    return 0 if verdict.valid else 1
+
+
 @app.command("stats", help="Statistics and records of the games played (training never counts).")
 def stats_command(as_json: JsonOption = False) -> None:
     # Imported here: SQLAlchemy is slow to import and only this command needs it.
@@ -346,10 +370,18 @@ def play_command(
     run(rules=r, lang=lang, resume=session)
 
 
-@app.command("serve", help="Play in the browser: start the web app (HOTDICE_DATA_DIR, HOTDICE_DATABASE_URL).")
+@app.command("serve", help="Play in the browser: start the web app (HOTDICE_DATA_DIR, HOTDICE_DATABASE_URL). "
+             "Logs one JSON object per line on stderr; GET /healthz tells whether it can serve.")
 def serve_command(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")] = 8000,
+    workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Server processes sharing the port; "
+                                         "each builds its own app from the environment.")] = 1,
+    proxy_headers: Annotated[bool, typer.Option("--proxy-headers/--no-proxy-headers", help="Take the client's "
+                                                "address and scheme from X-Forwarded-For and X-Forwarded-Proto "
+                                                "sent by a trusted proxy.")] = True,
+    forwarded_allow_ips: Annotated[str, typer.Option("--forwarded-allow-ips", help="Comma-separated addresses of "
+                                                     "the trusted reverse proxies, or '*'.")] = "127.0.0.1",
 ) -> None:
     # Imported here: the web stack is only needed to serve.
     import socket
@@ -357,21 +389,33 @@ def serve_command(
     import uvicorn
     from sqlalchemy.exc import SQLAlchemyError
 
-    from hotdice.web import Settings, create_app
+    from hotdice.store.migrate import upgrade
+    from hotdice.web import Settings
+    from hotdice.web.logs import LOG_CONFIG
 
     try:
         with socket.create_server((host, port)):
             pass
     except OSError as exc:
         raise BadInput(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    settings = Settings.from_env()
     try:
-        web = create_app(settings)
+        settings = Settings.from_env()
+    except ValueError as exc:  # a rate limit or a body size that does not read
+        raise BadInput(str(exc)) from None
+    try:
+        upgrade(settings.url())  # here, once: the workers then start on a database at the head
+    except ModuleNotFoundError as exc:
+        raise BadInput(f"cannot open the database: no driver {exc.name} (pip install 'hotdice[postgres]')") from None
     except (OSError, SQLAlchemyError) as exc:
-        raise BadInput(f"cannot open the database: {exc}") from None
+        raise BadInput(f"cannot open the database: {str(exc).strip().splitlines()[0]}") from None
     shown = f"[{host}]" if ":" in host else host
     print(f"hotdice: playing at http://{shown}:{port} (Ctrl+C to stop)", file=sys.stderr)
-    uvicorn.run(web, host=host, port=port, log_level="warning")
+    # A factory named by import string: every worker process builds its own app (database pool, hub). A new
+    # worker answers its supervisor only once Python has loaded it, which takes seconds on a busy machine: a
+    # shorter wait has uvicorn kill and restart workers that were merely starting.
+    uvicorn.run("hotdice.web.app:create_app", factory=True, host=host, port=port, workers=workers,
+                log_config=LOG_CONFIG, access_log=False, proxy_headers=proxy_headers,
+                forwarded_allow_ips=forwarded_allow_ips, timeout_worker_healthcheck=60)
 
 
 def _status(text: str, quiet: bool) -> Any:

@@ -14,7 +14,9 @@ How a record is guarded:
   be the seeded roll of its (turn, roll), so no die can be changed; every action must be legal; and the
   rebuilt scores and outcome must equal the stored result. Records of live or typed-in dice (no seed)
   can only be checked for legality and for their result.
-- Server-side signing of records (for daily games and challenges) comes later.
+- The seed itself is vouched for by a commitment: a server publishes SHA-256 of a daily's or a challenge's
+  key before anyone plays it and reveals the key afterwards; ``hotdice verify`` (:mod:`hotdice.verify`)
+  checks a record against both.
 """
 
 from __future__ import annotations
@@ -31,7 +33,9 @@ from hotdice.engine import EventKind, Game, IllegalMoveError, InvalidMoveError, 
 from hotdice.rules import Rules, RulesError
 from hotdice.scoring import DiceError, parse_dice
 
-__all__ = ["VERSION", "Record", "RecordError", "Result", "record_of", "replay", "state_json", "transcript"]
+__all__ = [
+    "VERSION", "Record", "RecordAltered", "RecordError", "Result", "record_of", "replay", "state_json", "transcript"
+]  # fmt: skip
 
 VERSION = 1  # the record format this hotdice writes and reads
 _FIELDS = ("version", "rules", "players", "first", "turn_limit", "mode", "seed", "history", "result", "digest")
@@ -40,6 +44,10 @@ _HEX = re.compile(r"(?:[0-9a-f]{2})*")
 
 class RecordError(ValueError):
     """A record that cannot be read or does not replay; the message says where and why."""
+
+
+class RecordAltered(RecordError):
+    """A well-formed record that is not what was played: its digest, a roll or its result does not match."""
 
 
 @dataclass(frozen=True)
@@ -137,7 +145,7 @@ class Record:
             raise RecordError(f"not a game record: unknown field(s) {', '.join(unknown)}")
         content = {name: value for name, value in data.items() if name != "digest"}
         if _get(data, "digest", str) != _digest(content):
-            raise RecordError("record corrupted: its digest does not match its contents")
+            raise RecordAltered("record corrupted: its digest does not match its contents")
         result = _get(data, "result", dict)
         missing = [name for name in ("scores", "winners", "termination") if name not in result]
         if missing or len(result) != 3:
@@ -228,7 +236,7 @@ def replay(record: Record) -> Game:
                 if seeded is not None and game.phase is Phase.CHANCE:
                     expected = seeded.roll(game.dice_to_roll, game.turn, game.rolls_this_turn)
                     if dice != expected:
-                        raise RecordError(
+                        raise RecordAltered(
                             f"record altered: {where}: roll {game.rolls_this_turn + 1} of turn {game.turn + 1} "
                             f"is {''.join(map(str, expected))} with this seed"
                         )
@@ -241,7 +249,7 @@ def replay(record: Record) -> Game:
             raise RecordError(f"{where}: the engine writes it '{game.history[-1]}'")
     result = record_of(game).result
     if result != record.result:
-        raise RecordError(f"record altered: it says {_said(record.result)}, but the game replays to {_said(result)}")
+        raise RecordAltered(f"record altered: it says {_said(record.result)}, but the game replays to {_said(result)}")
     return game
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -103,6 +104,10 @@ class Rules:
     @classmethod
     def parse(cls, text: str) -> Rules:
         """Read a rules string: ``PRESET[,knob=value,...]``."""
+        return _parsed(text)
+
+    @classmethod
+    def _read(cls, text: str) -> Rules:
         from hotdice.variants import find_variant
 
         parts = [p.strip() for p in text.strip().split(",")]
@@ -130,6 +135,9 @@ class Rules:
         return dataclasses.replace(self, **changes)
 
     def __str__(self) -> str:
+        return _written(self)
+
+    def _write(self) -> str:
         from hotdice.variants import VARIANTS
 
         best: str | None = None
@@ -189,6 +197,12 @@ class Rules:
         if self.kinds is Kinds.ADDITIVE:
             return self.triple(face) * (n - 2)
         return 0
+
+
+# Rules are immutable, and a server reads and writes the same few rules strings at every action (records,
+# views): both directions are remembered.
+_parsed = functools.lru_cache(maxsize=1024)(Rules._read)
+_written = functools.lru_cache(maxsize=1024)(Rules._write)
 
 
 @dataclass(frozen=True)

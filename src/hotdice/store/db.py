@@ -1,7 +1,8 @@
 """Where the database lives and how to open it.
 
 By default a SQLite file in the user's data folder (``platformdirs``), or in ``$HOTDICE_DATA_DIR`` when set
-(tests, portable installs); any SQLAlchemy URL may be given instead (the web service's PostgreSQL).
+(tests, portable installs); any SQLAlchemy URL may be given instead (the web service's PostgreSQL). Opening
+a database brings its schema to the newest migration (:mod:`hotdice.store.migrate`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from platformdirs import user_data_dir
 from sqlalchemy import URL, Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
-from hotdice.store.models import Base
+from hotdice.store.migrate import SQLITE_BUSY_SECONDS, engine_url, upgrade
 
 __all__ = ["DATA_DIR_ENV", "DB_FILE", "Store", "data_dir", "default_url"]
 
@@ -34,8 +35,8 @@ def default_url() -> URL:
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    # WAL lets a reader (``hotdice stats``) run while a game is being recorded; foreign keys are off by
-    # default in SQLite.
+    # WAL lets readers (``hotdice stats``, other server processes) run while a game is being recorded, and
+    # writers wait for each other (the busy timeout); foreign keys are off by default in SQLite.
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
@@ -44,17 +45,19 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 class Store:
-    """An open database: its engine and a session factory. Creates the tables it needs."""
+    """An open database, migrated to the newest schema: its engine and a session factory."""
 
     def __init__(self, url: str | URL | None = None) -> None:
         if url is None:
             data_dir().mkdir(parents=True, exist_ok=True)
             url = default_url()
-        self.engine: Engine = create_engine(url)
-        if self.engine.dialect.name == "sqlite":
+        url = engine_url(url)
+        upgrade(url)
+        if url.get_backend_name() == "sqlite":
+            self.engine: Engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_SECONDS})
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        # Until migrations exist, the models are the schema.
-        Base.metadata.create_all(self.engine)
+        else:
+            self.engine = create_engine(url, pool_pre_ping=True)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def session(self) -> Session:

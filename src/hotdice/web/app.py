@@ -19,7 +19,9 @@ from starlette.requests import cookie_parser
 
 from hotdice.web.db import Database
 from hotdice.web.errors import WebError
-from hotdice.web.hub import Hub
+from hotdice.web.hub import hub_for
+from hotdice.web.limits import RateLimits, SizeLimits
+from hotdice.web.logs import RequestLog
 from hotdice.web.routes import router
 from hotdice.web.routes.pages import render_error
 from hotdice.web.services import players
@@ -82,12 +84,13 @@ def _static_version() -> str:
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     db = Database(settings.url())
-    hub = Hub()
+    hub = hub_for(db.store.engine, settings.redis_url)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         hub.start(asyncio.get_running_loop())
         yield
+        await hub.stop()
         db.close()
 
     app = FastAPI(
@@ -103,6 +106,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.hub = hub
     app.state.static_version = _static_version()
     app.add_middleware(DeviceCookie)
+    app.add_middleware(SizeLimits, max_body=settings.max_body)
+    app.add_middleware(RateLimits, settings=settings)  # outermost: counted before anything else is done
+    app.add_middleware(RequestLog)  # around everything: every answer is logged with its request id, 429s too
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(router)
 
@@ -118,6 +124,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         for error in exc.errors():
             where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
             reasons.append(f"{where}: {error.get('msg', 'invalid')}" if where else str(error.get("msg", "invalid")))
+        if _wants_page(request):
+            return render_error(request, 422, "; ".join(reasons))
         return JSONResponse({"detail": "; ".join(reasons), "code": "invalid"}, status_code=422)
 
     @app.exception_handler(HTTPException)

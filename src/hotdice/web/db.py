@@ -9,19 +9,21 @@ owner: SQLAlchemy's documented way to add global criteria (``with_loader_criteri
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import URL, event
 from sqlalchemy.orm import ORMExecuteState, Session, sessionmaker, with_loader_criteria
+from sqlalchemy.pool import Pool, QueuePool
 
-import hotdice.store.web_models  # noqa: F401  (registers the web tables before Store creates them)
 from hotdice.store import GameResult, Store
 
 __all__ = ["Database", "OwnedSession", "as_owner"]
 
 _OWNER = "hotdice_owner"
+MANY_CONNECTIONS = 1000
 
 
 class OwnedSession(Session):
@@ -57,12 +59,22 @@ def as_owner(session: Session, owner: str) -> Iterator[Session]:
         session.info[_OWNER] = before
 
 
+def _connections(pool: Pool) -> int:
+    """How many requests may hold a connection at once: the pool's size (its overflow connections are opened
+    and closed at each use); pools that never make a request wait (SQLite in memory, NullPool) count as many."""
+    return pool.size() if isinstance(pool, QueuePool) else MANY_CONNECTIONS
+
+
 class Database:
-    """The open store (its tables created) and a factory of owner-aware sessions."""
+    """The open store (migrated to the newest schema) and a factory of owner-aware sessions."""
 
     def __init__(self, url: str | URL) -> None:
         self.store = Store(url)
         self._sessions = sessionmaker(self.store.engine, class_=OwnedSession, expire_on_commit=False)
+        # Requests wait here, on the event loop, for a connection of the pool (hotdice.web.deps): a request
+        # waiting in a worker thread would hold that thread while the requests holding the connections wait
+        # for a thread to go on, until the pool's timeout (30 s) breaks the deadlock.
+        self.admission = asyncio.Semaphore(_connections(self.store.engine.pool))
 
     def session(self) -> Session:
         return self._sessions()

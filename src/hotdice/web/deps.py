@@ -5,7 +5,7 @@ Used as ``Annotated`` aliases (``SessionDep``, ``PlayerDep``, ...), as in the Fa
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -32,28 +32,42 @@ __all__ = [
 ]
 
 
-def _database(conn: HTTPConnection) -> Database:
+# The dependencies that only read what the app or the request already holds are ``async``: FastAPI runs a
+# plain ``def`` dependency in a worker thread, and each such hand-off costs more than the dependency itself.
+
+
+def _db(conn: HTTPConnection) -> Database:
     db: Database = conn.app.state.db
     return db
 
 
-def _session(conn: HTTPConnection) -> Iterator[Session]:
-    """A session for the request; routes commit what they acknowledge, anything else is rolled back."""
-    with _database(conn).session() as session:
-        yield session
+async def _database(conn: HTTPConnection) -> Database:
+    return _db(conn)
 
 
-def _settings(conn: HTTPConnection) -> Settings:
+async def _session(conn: HTTPConnection) -> AsyncIterator[Session]:
+    """A session for the request; routes commit what they acknowledge, anything else is rolled back.
+
+    Async, so that the request waits on the event loop for its turn at the pool's connections (the
+    database's admission) and closes the session there, without holding a worker thread meanwhile.
+    """
+    db = _db(conn)
+    async with db.admission:
+        with db.session() as session:
+            yield session
+
+
+async def _settings(conn: HTTPConnection) -> Settings:
     settings: Settings = conn.app.state.settings
     return settings
 
 
-def _hub(conn: HTTPConnection) -> Hub:
+async def _hub(conn: HTTPConnection) -> Hub:
     hub: Hub = conn.app.state.hub
     return hub
 
 
-def device_token(conn: HTTPConnection) -> str:
+async def device_token(conn: HTTPConnection) -> str:
     """The device's token: its cookie, or the one the device middleware has just made for it."""
     token = conn.scope.get("state", {}).get("device_token") or conn.cookies.get(players.COOKIE)
     return str(token or "")
@@ -66,7 +80,7 @@ HubDep = Annotated[Hub, Depends(_hub)]
 DeviceDep = Annotated[str, Depends(device_token)]
 
 
-def _translator(request: Request) -> Translator:
+async def _translator(request: Request) -> Translator:
     return Translator(pick_language(request.cookies.get(LANG_COOKIE), request.headers.get("accept-language")))
 
 

@@ -1,30 +1,82 @@
-"""Live updates: every screen watching a game or a table gets a message when it changes.
+"""Live updates: every screen watching a game or a table gets a message when it changes, whichever server
+process the change went through.
 
-In-process publish/subscribe. Services run in worker threads, so :meth:`Hub.publish` is thread-safe: it
-hands the message to the event loop. Several server processes would put a shared channel (PostgreSQL
-LISTEN/NOTIFY, Redis) behind this same interface.
+Each process fans messages out to its own screens. Services run in worker threads, so :meth:`Hub.publish` is
+thread-safe: it hands the message to the event loop, and sends it on to the other processes through a
+shared channel, chosen by :func:`hub_for`:
+
+- Redis pub/sub when ``HOTDICE_REDIS_URL`` is set;
+- else PostgreSQL ``LISTEN``/``NOTIFY`` when the database is PostgreSQL;
+- else (SQLite) no channel: screens poll (:attr:`Hub.poll`) a cheap number that moves with what they watch
+  (a game's action number), so a move made through another process on the same file shows within
+  :data:`POLL_SECONDS`.
+
+A message too long for the channel (PostgreSQL's ``NOTIFY`` carries under 8000 bytes) travels as
+:data:`RELOAD`: the screens of the other processes read the state from the database. So do all screens of a
+process whose channel connection was lost, once it is back: they may have missed something meanwhile.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import logging
+import secrets
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, Protocol
 
-__all__ = ["Hub"]
+from sqlalchemy import Engine, func, select
+
+__all__ = ["POLL_SECONDS", "RELOAD", "Channel", "Hub", "PostgresChannel", "RedisChannel", "hub_for"]
 
 QUEUE_SIZE = 64  # a screen that falls this far behind misses messages, then reloads the state
+POLL_SECONDS = 0.2
+RETRY_SECONDS = 1.0  # wait before connecting again to a channel that failed
+NAME = "hotdice_live"  # the PostgreSQL channel and Redis channel the processes talk on
+RELOAD: dict[str, Any] = {"type": "reload"}  # "it changed elsewhere: read it again"
+
+log = logging.getLogger(__name__)
+
+Heard = Callable[[str], None]
+
+
+class Channel(Protocol):
+    """What the server processes of one database say to each other."""
+
+    limit: int | None  # the longest text (UTF-8 bytes) it carries; None: no limit
+
+    def send(self, text: str) -> None:
+        """Send ``text`` to every process (this one too); blocking, called from a worker thread."""
+
+    async def listen(self, heard: Heard, connected: Callable[[], None]) -> None:
+        """Call ``heard`` with every text sent, ``connected`` at each (re)connection; runs until cancelled."""
 
 
 class Hub:
-    def __init__(self) -> None:
+    """Topics, each with the queues of the screens watching it here, and the channel to the other processes."""
+
+    def __init__(self, channel: Channel | None = None, *, poll: float | None = None) -> None:
         self._topics: defaultdict[str, set[asyncio.Queue[dict[str, Any]]]] = defaultdict(set)
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._channel = channel
+        self._listener: asyncio.Task[None] | None = None
+        self._origin = secrets.token_hex(8)  # tells this process's own messages apart when they come back
+        self.poll = poll  # seconds between checks of what a screen watches; None: changes are pushed
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
+        if self._channel is not None and self._listener is None:
+            self._listener = loop.create_task(self._channel.listen(self._heard, self._reload_all))
+
+    async def stop(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+            self._listener = None
 
     @asynccontextmanager
     async def subscribe(self, topic: str) -> AsyncIterator[asyncio.Queue[dict[str, Any]]]:
@@ -39,12 +91,107 @@ class Hub:
                 del self._topics[topic]
 
     def publish(self, topic: str, message: dict[str, Any]) -> None:
-        """Send ``message`` to every subscriber of ``topic``; callable from any thread."""
+        """Send ``message`` to every subscriber of ``topic`` in every process; call it after the commit."""
         if self._loop is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self._deliver, topic, message)
+        if self._channel is None:
+            return
+        text = json.dumps({"from": self._origin, "topic": topic, "message": message}, separators=(",", ":"))
+        limit = self._channel.limit
+        if limit is not None and len(text.encode()) > limit:
+            text = json.dumps({"from": self._origin, "topic": topic})
+        try:
+            self._channel.send(text)
+        except Exception:  # the move is committed whatever the channel does; other screens see it later
+            log.exception("live update of %s not sent to the other processes", topic)
+
+    def _heard(self, text: str) -> None:
+        try:
+            said = json.loads(text)
+            origin, topic, message = said["from"], str(said["topic"]), said.get("message", RELOAD)
+        except (ValueError, KeyError, TypeError):
+            log.warning("ignored a live update that is not ours: %.80r", text)
+            return
+        if origin != self._origin:
+            self._deliver(topic, message if isinstance(message, dict) else RELOAD)
+
+    def _reload_all(self) -> None:
+        for topic in list(self._topics):
+            self._deliver(topic, RELOAD)
 
     def _deliver(self, topic: str, message: dict[str, Any]) -> None:
         for queue in self._topics.get(topic, ()):
             if queue.full():
                 queue.get_nowait()  # drop the oldest: the newest state is what matters
             queue.put_nowait(message)
+
+
+class PostgresChannel:
+    """``NOTIFY`` through the app's own connections; ``LISTEN`` on one psycopg connection of its own."""
+
+    limit: int | None = 7900  # PostgreSQL refuses a payload of 8000 bytes or more
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._dsn = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+    def send(self, text: str) -> None:
+        with self._engine.begin() as connection:
+            connection.execute(select(func.pg_notify(NAME, text)))
+
+    async def listen(self, heard: Heard, connected: Callable[[], None]) -> None:
+        import psycopg
+
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(self._dsn, autocommit=True) as connection:
+                    await connection.execute(f"LISTEN {NAME}")
+                    connected()
+                    async for notice in connection.notifies():
+                        heard(notice.payload)
+            except psycopg.Error as exc:
+                log.warning("live updates from other processes interrupted: %s", exc)
+            await asyncio.sleep(RETRY_SECONDS)
+
+
+class RedisChannel:
+    """Redis pub/sub on one channel."""
+
+    limit: int | None = None
+
+    def __init__(self, url: str) -> None:
+        import redis
+
+        self._url = url
+        self._client = redis.Redis.from_url(url)
+
+    def send(self, text: str) -> None:
+        self._client.publish(NAME, text)
+
+    async def listen(self, heard: Heard, connected: Callable[[], None]) -> None:
+        import redis.asyncio
+        from redis.exceptions import RedisError
+
+        while True:
+            client = redis.asyncio.Redis.from_url(self._url)
+            try:
+                async with client.pubsub() as pubsub:
+                    await pubsub.subscribe(NAME)
+                    connected()
+                    async for said in pubsub.listen():
+                        if said["type"] == "message":
+                            heard(said["data"].decode())
+            except (RedisError, OSError) as exc:
+                log.warning("live updates from other processes interrupted: %s", exc)
+            finally:
+                await client.aclose()
+            await asyncio.sleep(RETRY_SECONDS)
+
+
+def hub_for(engine: Engine, redis_url: str | None) -> Hub:
+    """The hub for a server on ``engine``: see the module's docstring."""
+    if redis_url:
+        return Hub(RedisChannel(redis_url))
+    if engine.dialect.name == "postgresql":
+        return Hub(PostgresChannel(engine))
+    return Hub(poll=POLL_SECONDS)

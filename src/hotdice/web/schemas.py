@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from fastapi import Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "Code",
     "DrillAnswer",
+    "GameId",
     "IntentIn",
     "JoinTable",
     "MeIn",
@@ -15,11 +18,16 @@ __all__ = [
     "NewGame",
     "NewTable",
     "QuestionAnswer",
+    "RulesQuery",
     "StepIn",
 ]
 
 Text = Annotated[str, Field(max_length=100)]
 RulesText = Annotated[str, Field(max_length=600)]
+# In the address: a game id (16 characters), a challenge or table code (a few dozen at most), a rules string.
+GameId = Annotated[str, Path(max_length=32)]
+Code = Annotated[str, Path(max_length=40)]
+RulesQuery = Annotated[str, Query(max_length=600)]
 
 
 class _Body(BaseModel):

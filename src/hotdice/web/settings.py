@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import os
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from sqlalchemy import URL
@@ -11,9 +13,38 @@ from sqlalchemy import URL
 from hotdice.modes import DAILY_KEY_ENV
 from hotdice.store import DB_FILE, data_dir
 
-__all__ = ["DATABASE_URL_ENV", "Settings"]
+__all__ = ["DATABASE_URL_ENV", "REDIS_URL_ENV", "Rate", "Settings"]
 
 DATABASE_URL_ENV = "HOTDICE_DATABASE_URL"
+REDIS_URL_ENV = "HOTDICE_REDIS_URL"
+_RATE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*/\s*s\s+burst\s+(\d+)\s*", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A token bucket: up to ``burst`` requests at once, then ``per_second`` on average."""
+
+    per_second: float
+    burst: int
+
+    @classmethod
+    def parse(cls, text: str) -> Rate | None:
+        """``"5/s burst 40"``; ``"off"`` means no limit."""
+        if text.strip().lower() == "off":
+            return None
+        found = _RATE.fullmatch(text)
+        rate = None if found is None else cls(float(found[1]), int(found[2]))
+        if rate is None or not (math.isfinite(rate.per_second) and rate.per_second > 0 and rate.burst >= 1):
+            raise ValueError(f"a rate limit reads like '5/s burst 40' or 'off', not {text!r}")
+        return rate
+
+
+# A player at the table makes a few actions a second at most, the computer's moves one every 350 ms or more;
+# a club's players may share one address; a script that drops its cookie is a new device at each request.
+PLAYER_RATE = Rate(5, 40)
+ADDRESS_RATE = Rate(50, 300)
+NEW_DEVICE_RATE = Rate(1, 60)
+MAX_BODY = 16 * 1024  # the largest body the API takes (eight names and a rules string) is under 2 KiB
 
 
 @dataclass(frozen=True)
@@ -22,16 +53,40 @@ class Settings:
 
     data_dir: Path
     database_url: str | None = None
+    redis_url: str | None = None  # live updates between server processes through Redis (hotdice.web.hub)
     daily_key: bytes | None = None  # None: a key the server makes once and keeps in its database
+    player_rate: Rate | None = PLAYER_RATE  # per device (cookie); None: no limit
+    address_rate: Rate | None = ADDRESS_RATE  # per client address
+    new_device_rate: Rate | None = NEW_DEVICE_RATE  # requests without a device cookie, per client address
+    max_body: int = MAX_BODY  # bytes
 
     @classmethod
     def from_env(cls) -> Settings:
-        """``HOTDICE_DATA_DIR``, ``HOTDICE_DATABASE_URL`` and ``HOTDICE_DAILY_KEY``."""
-        return cls(
+        """``HOTDICE_DATA_DIR``, ``_DATABASE_URL``, ``_REDIS_URL``, ``_DAILY_KEY`` and the limits (README)."""
+
+        def rate(name: str, default: Rate) -> Rate | None:
+            text = os.environ.get(name, "").strip()
+            return Rate.parse(text) if text else default
+
+        max_body = os.environ.get("HOTDICE_MAX_BODY", "").strip()
+        if max_body and not (max_body.isdigit() and int(max_body) > 0):
+            raise ValueError(f"HOTDICE_MAX_BODY is a number of bytes, not {max_body!r}")
+        settings = cls(
             data_dir=data_dir(),
             database_url=os.environ.get(DATABASE_URL_ENV) or None,
+            redis_url=os.environ.get(REDIS_URL_ENV) or None,
             daily_key=os.environ.get(DAILY_KEY_ENV, "").encode() or None,
+            player_rate=rate("HOTDICE_RATE_PLAYER", PLAYER_RATE),
+            address_rate=rate("HOTDICE_RATE_ADDRESS", ADDRESS_RATE),
+            new_device_rate=rate("HOTDICE_RATE_NEW_DEVICE", NEW_DEVICE_RATE),
+            max_body=int(max_body) if max_body else MAX_BODY,
         )
+        off = os.environ.get("HOTDICE_RATE_LIMITS", "").strip().lower() == "off"
+        return settings.unlimited() if off else settings
+
+    def unlimited(self) -> Settings:
+        """These settings without rate limits: for load tests, and for tests that ask faster than a person."""
+        return replace(self, player_rate=None, address_rate=None, new_device_rate=None)
 
     def url(self) -> str | URL:
         if self.database_url:

@@ -115,6 +115,12 @@ def _turn_arrays(sol: TwoPlayerSolution, i: int, j: int, fo: int, xf: float, xb:
     return rv, bank_v, can, tmax
 
 
+# Under the three-farkle penalty, passes over the table stop once the change still to come is estimated
+# below this: far below what the last-round horizon leaves (1e-8, see BENCHMARKS.md), and each pass more
+# costs 18 sweeps of a turn per pair of seats.
+PENALTY_TOL = 1e-10
+
+
 def solve_two_players(rules: Rules, tol: float = 1e-12) -> TwoPlayerSolution:
     """Solve the two-player game of ``rules``; with the three-farkle penalty, by repeated passes."""
     started = time.perf_counter()
@@ -143,6 +149,7 @@ def solve_two_players(rules: Rules, tol: float = 1e-12) -> TwoPlayerSolution:
         # The game without the penalty is a close first guess for every count of farkles in a row.
         w4 = np.repeat(np.repeat(w4, 3, axis=2), 3, axis=3)
         passes = kernel.solve_two_players_penalty(w4, penalty_seats(rules, st), end, target, past, st.score,
-                                                  st.entered, offset, st.may_bank, st.records, final, tol, *targs,
+                                                  st.entered, offset, st.may_bank, st.records, final,
+                                                  max(tol, PENALTY_TOL), *targs,
                                                   st.tmax)
     return TwoPlayerSolution(rules, st, tb, w4, final, time.perf_counter() - started, passes)

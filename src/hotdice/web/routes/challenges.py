@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from hotdice.web.deps import PlayerDep, SessionDep, VisitorDep
-from hotdice.web.schemas import NewChallenge
+from hotdice.web.schemas import Code, NewChallenge
 from hotdice.web.services import challenges
 
 router = APIRouter(prefix="/api/challenges", tags=["challenges"])
@@ -17,23 +17,23 @@ router = APIRouter(prefix="/api/challenges", tags=["challenges"])
 def create(body: NewChallenge, player: PlayerDep, session: SessionDep) -> dict[str, Any]:
     found = challenges.create(session, player, body.preset)
     session.commit()
-    return {"code": found.code, "url": f"/c/{found.code}"}
+    return {"code": found.code, "url": f"/c/{found.code}", "commitment": challenges.commitment(found)}
 
 
 @router.get("/{code}")
-def results(code: str, session: SessionDep, visitor: VisitorDep) -> dict[str, Any]:
+def results(code: Code, session: SessionDep, visitor: VisitorDep) -> dict[str, Any]:
     return challenges.results(session, code, visitor)
 
 
 @router.post("/{code}/play", status_code=201)
-def play(code: str, player: PlayerDep, session: SessionDep) -> dict[str, Any]:
+def play(code: Code, player: PlayerDep, session: SessionDep) -> dict[str, Any]:
     row = challenges.play(session, player, code)
     session.commit()
     return {"id": row.id, "url": f"/play/{row.id}"}
 
 
 @router.post("/{code}/close")
-def close(code: str, player: PlayerDep, session: SessionDep) -> dict[str, Any]:
+def close(code: Code, player: PlayerDep, session: SessionDep) -> dict[str, Any]:
     challenges.close(session, player, code)
     session.commit()
     return challenges.results(session, code, player)

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from datetime import date
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Path
 
 from hotdice.web.deps import PlayerDep, SessionDep, SettingsDep, VisitorDep
+from hotdice.web.errors import BadRequest
 from hotdice.web.services import daily
 
 router = APIRouter(prefix="/api/daily", tags=["daily"])
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 @router.post("", status_code=201)
@@ -25,3 +29,19 @@ def today(session: SessionDep, settings: SettingsDep, visitor: VisitorDep) -> di
     data = daily.page(session, settings, visitor)
     session.commit()
     return data
+
+
+@router.get("/{day}/key")
+def day_key(
+    day: Annotated[str, Path(max_length=10)], session: SessionDep, settings: SettingsDep
+) -> dict[str, Any]:
+    """The day's commitment (SHA-256 of its dice key) from the day it opens; its key once the day is over."""
+    try:
+        wanted = date.fromisoformat(day) if _DAY.fullmatch(day) else None
+    except ValueError:
+        wanted = None
+    if wanted is None:
+        raise BadRequest(f"'{day}' is not a day: write it YYYY-MM-DD, e.g. 2026-11-30")
+    found = daily.day_key(session, settings, wanted)
+    session.commit()  # the server key, made on first use
+    return found

@@ -8,7 +8,7 @@ from fastapi import APIRouter
 
 from hotdice.record import Record
 from hotdice.web.deps import HubDep, PlayerDep, SessionDep, TranslatorDep, VisitorDep
-from hotdice.web.schemas import IntentIn, NewGame, StepIn
+from hotdice.web.schemas import GameId, IntentIn, NewGame, StepIn
 from hotdice.web.services import games, records
 from hotdice.web.services.games import Acted, Intent
 
@@ -32,12 +32,12 @@ def new_game(body: NewGame, player: PlayerDep, session: SessionDep, t: Translato
 
 
 @router.get("/{game_id}")
-def get_game(game_id: str, session: SessionDep, visitor: VisitorDep) -> dict[str, Any]:
+def get_game(game_id: GameId, session: SessionDep, visitor: VisitorDep) -> dict[str, Any]:
     return games.view(games.load(session, game_id), None if visitor is None else visitor.id)
 
 
 @router.post("/{game_id}/act")
-def act(game_id: str, body: IntentIn, player: PlayerDep, session: SessionDep, hub: HubDep) -> dict[str, Any]:
+def act(game_id: GameId, body: IntentIn, player: PlayerDep, session: SessionDep, hub: HubDep) -> dict[str, Any]:
     """Set dice aside and/or roll or bank, at action number ``n``; a repeat or a stale number changes nothing."""
     acted = games.act(session, game_id, player, Intent(body.n, body.keep, body.then, body.dice))
     session.commit()
@@ -45,7 +45,7 @@ def act(game_id: str, body: IntentIn, player: PlayerDep, session: SessionDep, hu
 
 
 @router.post("/{game_id}/computer")
-def computer(game_id: str, body: StepIn, player: PlayerDep, session: SessionDep, hub: HubDep) -> dict[str, Any]:
+def computer(game_id: GameId, body: StepIn, player: PlayerDep, session: SessionDep, hub: HubDep) -> dict[str, Any]:
     """One decision of the computer (in a worker thread, off the event loop, like every route here)."""
     acted = games.computer_step(session, game_id, player, body.n)
     session.commit()
@@ -53,12 +53,12 @@ def computer(game_id: str, body: StepIn, player: PlayerDep, session: SessionDep,
 
 
 @router.get("/{game_id}/hint")
-def hint(game_id: str, player: PlayerDep, session: SessionDep) -> dict[str, Any]:
+def hint(game_id: GameId, player: PlayerDep, session: SessionDep) -> dict[str, Any]:
     return games.hint(session, game_id, player)
 
 
 @router.get("/{game_id}/record")
-def record(game_id: str, session: SessionDep) -> dict[str, Any]:
+def record(game_id: GameId, session: SessionDep) -> dict[str, Any]:
     """The record of a finished game; its dice key only once it no longer gives anything away."""
     found: Record = records.public_record(session, game_id)
     return found.to_json()

@@ -1,61 +1,108 @@
-"""WebSockets: a game's screens get its new state at each move; a table's lobby is told when to refresh."""
+"""WebSockets: a game's screens get its new state at each move; a table's lobby is told when to refresh.
+
+Moves made through this process arrive from the hub at once; so do those of other processes where a channel
+carries them. Without one (SQLite), each screen checks every :attr:`Hub.poll` seconds whether the number that
+moves with what it watches (a game's action number, a table's seats and game) has moved.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
+from hotdice.web.db import Database
 from hotdice.web.deps import DatabaseDep, HubDep
 from hotdice.web.errors import WebError
-from hotdice.web.hub import Hub
+from hotdice.web.hub import RELOAD, Hub
 from hotdice.web.services import games, tables
 
 router = APIRouter()
 GONE = 4404  # close code: no such game or table
 
 
+@dataclass(frozen=True)
+class Feed:
+    """What a screen follows: its topic, its state now, and a cheap number that moves with that state."""
+
+    topic: str
+    state: Callable[[], dict[str, Any]]
+    version: Callable[[], Hashable]
+    carried: Callable[[dict[str, Any]], Hashable] | None = None  # the version a published message shows
+
+
 @router.websocket("/ws/games/{game_id}")
 async def game_updates(websocket: WebSocket, game_id: str, db: DatabaseDep, hub: HubDep) -> None:
-    def resolve() -> tuple[str, dict[str, Any]]:
+    def feed() -> Feed:
         with db.session() as session:
-            return f"game:{game_id}", {"type": "game", "view": games.view(games.load(session, game_id))}
+            found = games.find(session, game_id).id
 
-    await _serve(websocket, hub, resolve)
+        def state() -> dict[str, Any]:
+            with db.session() as session:
+                return {"type": "game", "view": games.view(games.load(session, found))}
+
+        def version() -> Hashable:
+            with db.session() as session:
+                return games.find(session, found).action
+
+        return Feed(f"game:{found}", state, version, carried=lambda message: message["view"]["n"])
+
+    await _serve(websocket, hub, feed)
 
 
 @router.websocket("/ws/tables/{code}")
 async def table_updates(websocket: WebSocket, code: str, db: DatabaseDep, hub: HubDep) -> None:
-    def resolve() -> tuple[str, dict[str, Any]]:
+    def feed() -> Feed:
         with db.session() as session:
-            return f"table:{tables.find(session, code).code}", {"type": "table"}
+            found = tables.find(session, code).code
+        return Feed(f"table:{found}", lambda: {"type": "table"}, lambda: _table_version(db, found))
 
-    await _serve(websocket, hub, resolve)
+    await _serve(websocket, hub, feed)
 
 
-async def _serve(websocket: WebSocket, hub: Hub, resolve: Callable[[], tuple[str, dict[str, Any]]]) -> None:
+def _table_version(db: Database, code: str) -> Hashable:
+    with db.session() as session:
+        return tables.version(session, code)
+
+
+async def _serve(websocket: WebSocket, hub: Hub, make_feed: Callable[[], Feed]) -> None:
     """Subscribe first, then send the state now: no move can fall between the two."""
     await websocket.accept()
     try:
-        topic, _ = await run_in_threadpool(resolve)
-        async with hub.subscribe(topic) as queue:
-            _, first = await run_in_threadpool(resolve)
-            await websocket.send_json(first)
+        feed = await run_in_threadpool(make_feed)
+        async with hub.subscribe(feed.topic) as queue:
+            seen = await run_in_threadpool(feed.version) if hub.poll else None
+            await websocket.send_json(await run_in_threadpool(feed.state))
             reader = asyncio.create_task(_until_closed(websocket))
+            getter = asyncio.create_task(queue.get())
             try:
                 while True:
-                    getter = asyncio.create_task(queue.get())
-                    done, _ = await asyncio.wait({reader, getter}, return_when=asyncio.FIRST_COMPLETED)
+                    done, _ = await asyncio.wait({reader, getter}, timeout=hub.poll,
+                                                 return_when=asyncio.FIRST_COMPLETED)
                     if reader in done:
-                        getter.cancel()
                         return
-                    await websocket.send_json(getter.result())
+                    if getter in done:
+                        message = getter.result()
+                        getter = asyncio.create_task(queue.get())
+                        if message == RELOAD:
+                            message = await run_in_threadpool(feed.state)
+                        await websocket.send_json(message)
+                        if hub.poll:  # what the screen now shows: no need to send it again when polled
+                            carried = feed.carried
+                            seen = carried(message) if carried else await run_in_threadpool(feed.version)
+                    else:  # polling: has it moved through another process?
+                        now = await run_in_threadpool(feed.version)
+                        if now != seen:
+                            seen = now
+                            await websocket.send_json(await run_in_threadpool(feed.state))
             finally:
                 reader.cancel()
+                getter.cancel()
     except WebError:
         await websocket.close(GONE)
     except WebSocketDisconnect:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
@@ -17,6 +17,7 @@ from hotdice.variants import VARIANTS
 from hotdice.web import charts
 from hotdice.web.deps import SessionDep, SettingsDep, TranslatorDep, VisitorDep
 from hotdice.web.i18n import CATALOGS, COOKIE, LANGUAGES, Translator, pick_language
+from hotdice.web.schemas import Code, GameId
 from hotdice.web.services import challenges, daily, games, tables
 from hotdice.web.services.stats import player_stats
 
@@ -57,7 +58,7 @@ def home(request: Request, t: TranslatorDep, visitor: VisitorDep) -> HTMLRespons
 
 
 @router.get("/play/{game_id}", response_class=HTMLResponse)
-def play(request: Request, game_id: str, t: TranslatorDep, session: SessionDep, visitor: VisitorDep) -> HTMLResponse:
+def play(request: Request, game_id: GameId, t: TranslatorDep, session: SessionDep, visitor: VisitorDep) -> HTMLResponse:
     loaded = games.load(session, game_id)
     view = games.view(loaded, None if visitor is None else visitor.id)
     return render(request, t, "table.html", view=view, live=loaded.row.table_code is not None)
@@ -73,7 +74,9 @@ def daily_page(
 
 
 @router.get("/c/{code}", response_class=HTMLResponse)
-def challenge_page(request: Request, code: str, t: TranslatorDep, session: SessionDep, visitor: VisitorDep) -> Response:
+def challenge_page(
+    request: Request, code: Code, t: TranslatorDep, session: SessionDep, visitor: VisitorDep
+) -> Response:
     data = challenges.results(session, code, visitor)
     if data["code"] != code:
         return RedirectResponse(f"/c/{data['code']}", status_code=307)
@@ -82,13 +85,13 @@ def challenge_page(request: Request, code: str, t: TranslatorDep, session: Sessi
 
 @router.get("/c/{code}/results", response_class=HTMLResponse)
 def challenge_results(
-    request: Request, code: str, t: TranslatorDep, session: SessionDep, visitor: VisitorDep
+    request: Request, code: Code, t: TranslatorDep, session: SessionDep, visitor: VisitorDep
 ) -> HTMLResponse:
     return render(request, t, "results.html", challenge=challenges.results(session, code, visitor))
 
 
 @router.get("/t/{code}", response_class=HTMLResponse)
-def table_page(request: Request, code: str, t: TranslatorDep, session: SessionDep, visitor: VisitorDep) -> Response:
+def table_page(request: Request, code: Code, t: TranslatorDep, session: SessionDep, visitor: VisitorDep) -> Response:
     data = tables.state(session, code, visitor)
     if data["code"] != code:
         return RedirectResponse(f"/t/{data['code']}", status_code=307)
@@ -129,7 +132,7 @@ def training_page(request: Request, t: TranslatorDep, visitor: VisitorDep) -> HT
 
 
 @router.get("/lang/{lang}")
-def set_language(lang: str, next: str = "/") -> RedirectResponse:
+def set_language(lang: str, next: Annotated[str, Query(max_length=600)] = "/") -> RedirectResponse:
     target = next if next.startswith("/") and not next.startswith("//") else "/"
     response = RedirectResponse(target, status_code=303)
     if lang in LANGUAGES:

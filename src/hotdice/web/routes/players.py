@@ -10,7 +10,7 @@ from hotdice.rules import Rules, RulesError
 from hotdice.scoring import scoring_table
 from hotdice.web.deps import PlayerDep, SessionDep
 from hotdice.web.errors import BadRequest
-from hotdice.web.schemas import MeIn
+from hotdice.web.schemas import MeIn, RulesQuery
 from hotdice.web.services import players
 
 router = APIRouter(prefix="/api", tags=["players"])
@@ -30,10 +30,10 @@ def update_me(body: MeIn, player: PlayerDep, session: SessionDep) -> dict[str, A
 
 
 @router.get("/rules")
-def check_rules(text: str = "farkle") -> dict[str, Any]:
+def check_rules(text: RulesQuery = "farkle") -> dict[str, Any]:
     """A rules string read as the engine reads it: its shortest form, every knob, the scoring table."""
     try:
-        rules = Rules.parse(text[:600])
+        rules = Rules.parse(text)
     except RulesError as exc:
         raise BadRequest(f"bad rules: {exc}") from None
     return {**rules.to_json(), "scoring": [{"combination": n, "points": p} for n, p in scoring_table(rules)]}

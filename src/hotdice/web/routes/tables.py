@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from hotdice.web.deps import HubDep, PlayerDep, SessionDep, VisitorDep
-from hotdice.web.schemas import JoinTable, NewTable
+from hotdice.web.schemas import Code, JoinTable, NewTable
 from hotdice.web.services import tables
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
@@ -21,12 +21,12 @@ def create(body: NewTable, player: PlayerDep, session: SessionDep) -> dict[str, 
 
 
 @router.get("/{code}")
-def state(code: str, session: SessionDep, visitor: VisitorDep) -> dict[str, Any]:
+def state(code: Code, session: SessionDep, visitor: VisitorDep) -> dict[str, Any]:
     return tables.state(session, code, visitor)
 
 
 @router.post("/{code}/join")
-def join(code: str, body: JoinTable, player: PlayerDep, session: SessionDep, hub: HubDep) -> dict[str, Any]:
+def join(code: Code, body: JoinTable, player: PlayerDep, session: SessionDep, hub: HubDep) -> dict[str, Any]:
     found = tables.join(session, code, player, body.name)
     session.commit()
     hub.publish(f"table:{found.code}", {"type": "table"})
@@ -34,7 +34,7 @@ def join(code: str, body: JoinTable, player: PlayerDep, session: SessionDep, hub
 
 
 @router.post("/{code}/start")
-def start(code: str, player: PlayerDep, session: SessionDep, hub: HubDep) -> dict[str, Any]:
+def start(code: Code, player: PlayerDep, session: SessionDep, hub: HubDep) -> dict[str, Any]:
     found = tables.start(session, code, player)
     session.commit()
     hub.publish(f"table:{found.code}", {"type": "table"})

@@ -6,15 +6,15 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from hotdice.web.schemas import DrillAnswer, QuestionAnswer
+from hotdice.web.schemas import DrillAnswer, QuestionAnswer, RulesQuery
 from hotdice.web.services import training
 
 router = APIRouter(prefix="/api/training", tags=["training"])
 
 
 @router.get("/question")
-def question(rules: str = "farkle") -> dict[str, Any]:
-    return training.question(rules[:600])
+def question(rules: RulesQuery = "farkle") -> dict[str, Any]:
+    return training.question(rules)
 
 
 @router.post("/question")
@@ -23,8 +23,8 @@ def check_question(body: QuestionAnswer) -> dict[str, Any]:
 
 
 @router.get("/drill")
-def drill(rules: str = "farkle") -> dict[str, Any]:
-    return training.drill(rules[:600])
+def drill(rules: RulesQuery = "farkle") -> dict[str, Any]:
+    return training.drill(rules)
 
 
 @router.post("/drill")

@@ -2,8 +2,10 @@
 
 The code is a :class:`hotdice.modes.Challenge` code (preset, typo check). Its dice, though, come from a
 random key the server keeps for the challenge and reveals only once it closes: a code passed around must
-not let anyone compute the dice in advance. Everyone who opens the challenge plays the same dice; one
-attempt each; a challenge closes after :data:`OPEN_DAYS` days, or earlier when its creator closes it.
+not let anyone compute the dice in advance. Its commitment, SHA-256 of the key, is public from the start, so
+that once the key is revealed anyone can check it was fixed before the first attempt (``hotdice verify``).
+Everyone who opens the challenge plays the same dice; one attempt each; a challenge closes after
+:data:`OPEN_DAYS` days, or earlier when its creator closes it.
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ from hotdice.dice import SeededDice
 from hotdice.modes import Challenge, Mode, Result, challenge, compare
 from hotdice.store.web_models import WebChallenge, WebGame, WebPlayer
 from hotdice.variants import VARIANTS
+from hotdice.verify import commitment_of
 from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound
 from hotdice.web.services.games import human_seat, new_game_row, player_name
 
-__all__ = ["OPEN_DAYS", "close", "create", "find", "is_closed", "play", "results"]
+__all__ = ["OPEN_DAYS", "close", "commitment", "create", "find", "is_closed", "play", "results"]
 
 OPEN_DAYS = 7
 
@@ -57,6 +60,11 @@ def create(session: Session, player: WebPlayer, preset: str = "farkle") -> WebCh
             return found
         except IntegrityError:  # pragma: no cover - two equal 40-bit codes
             continue
+
+
+def commitment(found: WebChallenge) -> str:
+    """SHA-256 of the challenge's dice key: shown from its creation, the key itself only once it closes."""
+    return commitment_of(bytes.fromhex(found.dice_key))
 
 
 def find(session: Session, code: str) -> WebChallenge:
@@ -132,5 +140,6 @@ def results(session: Session, code: str, player: WebPlayer | None) -> dict[str, 
             for r in ranked
         ],
         "playing": [{"name": names[g.id], "turns": g.turns} for g in games if not g.over],
+        "commitment": commitment(found),
         "dice_key": found.dice_key if closed else None,
     }

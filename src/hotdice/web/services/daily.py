@@ -4,26 +4,32 @@ and the computer's score on the same dice (par), shown to a player once they hav
 The day's dice key is HMAC(server key, day) (:func:`hotdice.modes.daily_seed`). The server key is
 ``HOTDICE_DAILY_KEY`` or, when that is not set, a random key the server makes once and keeps in its
 database: the public offline default would let anyone compute the day's dice.
+
+Provable fairness: from the moment a day opens, its commitment SHA-256(day's dice key) is public; once the
+day is over (UTC) the day's key itself is revealed — never the server key, which would give away the days
+to come. With both, ``hotdice verify`` checks any record of that day (:mod:`hotdice.verify`).
 """
 
 from __future__ import annotations
 
 import random
 import secrets
-from datetime import UTC, date, datetime, time
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from hotdice.modes import Mode, Result, compare, daily, daily_day
+from hotdice.modes import Mode, Result, compare, daily, daily_day, daily_seed
 from hotdice.players import make_player, play_game
 from hotdice.store.web_models import WebDailyPar, WebGame, WebPlayer, WebSecret
+from hotdice.verify import commitment_of
+from hotdice.web.errors import Conflict
 from hotdice.web.services.games import computer_spec, human_seat, new_game_row, player_name
 from hotdice.web.settings import Settings
 
-__all__ = ["PAR_LEVEL", "daily_key", "page", "par", "start"]
+__all__ = ["PAR_LEVEL", "daily_key", "day_key", "page", "par", "start"]
 
 PAR_LEVEL = "hard"
 _KEY = "daily-key"
@@ -48,6 +54,21 @@ def _noon(day: date) -> datetime:
     return datetime.combine(day, time(12), tzinfo=UTC)
 
 
+def day_key(session: Session, settings: Settings, day: date, now: datetime | None = None) -> dict[str, Any]:
+    """The commitment to ``day``'s dice key, from the day it opens; the key itself once that day is over."""
+    today = daily_day(now)
+    if day > today:
+        raise Conflict(f"the daily game of {day.isoformat()} has not opened yet: its commitment is shown from "
+                       "00:00 UTC that day")
+    key = daily_seed(day, daily_key(session, settings))
+    return {
+        "day": day.isoformat(),
+        "commitment": commitment_of(key),
+        "key": key.hex() if day < today else None,
+        "revealed_at": datetime.combine(day + timedelta(days=1), time(), tzinfo=UTC).isoformat(),
+    }
+
+
 def _attempts(session: Session, player: WebPlayer, day: date) -> list[WebGame]:
     query = (
         select(WebGame)
@@ -66,17 +87,16 @@ def start(session: Session, settings: Settings, player: WebPlayer, now: datetime
             return attempt
     setup = daily(player.name, now=_noon(day), key=daily_key(session, settings))
     official = not attempts
-    while True:
-        row = new_game_row(setup, player, [human_seat()], day=day, official=official,
-                           official_day=day if official else None)
-        try:
-            with session.begin_nested():
-                session.add(row)
-            return row
-        except IntegrityError:  # an official attempt was started at the same moment: this one is not
-            if not official:
-                raise
-            official = False
+    row = new_game_row(setup, player, [human_seat()], day=day, official=official,
+                       official_day=day if official else None)
+    try:
+        with session.begin_nested():
+            session.add(row)
+    except IntegrityError:  # another request of the player's started the official attempt first: that one
+        if not official:
+            raise
+        return next(a for a in _attempts(session, player, day) if a.official)
+    return row
 
 
 def par(session: Session, settings: Settings, day: date) -> int:
@@ -126,4 +146,6 @@ def page(session: Session, settings: Settings, player: WebPlayer | None, now: da
             for r in ranked
         ],
         "par": par(session, settings, day) if finished else None,
+        "today_key": day_key(session, settings, day, now),
+        "yesterday_key": day_key(session, settings, day - timedelta(days=1), now),
     }

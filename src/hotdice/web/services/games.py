@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from sqlalchemy import update
 from sqlalchemy.orm import Session
-from sqlalchemy.orm.exc import StaleDataError
+from sqlalchemy.orm.attributes import set_committed_value
 
 from hotdice.dice import DiceSource, SecureDice, SeededDice
 from hotdice.engine import (
@@ -43,6 +44,7 @@ from hotdice.stats import record_game
 from hotdice.store.web_models import WebGame, WebPlayer
 from hotdice.web.db import as_owner
 from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound, Stale
+from hotdice.web.memo import Recent
 from hotdice.web.services.players import clean_name
 
 __all__ = [
@@ -61,6 +63,7 @@ __all__ = [
     "load",
     "new_game_row",
     "record_json",
+    "show",
     "view",
 ]
 
@@ -68,6 +71,12 @@ ONLINE = "online"  # the mode of an online table's game (recorded as "together")
 FALLBACK_PLAYER = "greedy"  # for a decision a level's solver cannot make
 HINT_MODES = frozenset({Mode.SOLO, Mode.RACE, Mode.VERSUS, Mode.TOGETHER, Mode.PAD})  # not where scores compare
 LOCAL_MODES = (Mode.SOLO, Mode.RACE, Mode.VERSUS, Mode.TOGETHER, Mode.PAD)
+# Games this process rebuilt, by id, with the record text each was rebuilt from (and its dice key): replaying
+# a whole record at every action was the largest part of an action's work. A kept game is used only when
+# the record read from the database is that very text, so a move made through another process, or a write
+# never committed, cannot show up. A request takes its game out while it changes it in place (:func:`load`),
+# and gives it back once game and record agree again (:func:`keep`).
+REBUILT: Recent[str, tuple[str, Game, bytes | None]] = Recent(1000)
 
 
 @dataclass
@@ -201,33 +210,59 @@ def find(session: Session, game_id: str) -> WebGame:
 
 
 def load(session: Session, game_id: str) -> Loaded:
+    """The stored game rebuilt, taken out of :data:`REBUILT` when kept there for the record read."""
     row = find(session, game_id)
-    record = Record.from_json(row.record)
-    try:
-        game = replay(record)
-    except RecordError as exc:  # pragma: no cover - the server wrote it; a failure here is a bug
-        raise Conflict(f"this game cannot be rebuilt: {exc}") from None
-    seed = None if record.seed is None else bytes.fromhex(record.seed)
+    kept = REBUILT.pop(row.id)
+    if kept is not None and kept[0] == row.record:
+        game, seed = kept[1], kept[2]
+    else:
+        record = Record.from_json(row.record)
+        try:
+            game = replay(record)
+        except RecordError as exc:  # pragma: no cover - the server wrote it; a failure here is a bug
+            raise Conflict(f"this game cannot be rebuilt: {exc}") from None
+        seed = None if record.seed is None else bytes.fromhex(record.seed)
     return Loaded(row, game, seed, json.loads(row.seats), json.loads(row.extra or "{}"))
 
 
-def save(session: Session, loaded: Loaded, before: int, viewer_id: str | None) -> bool:
-    """Write the game back if nobody has moved it since ``before``; True if this finished it."""
+def keep(loaded: Loaded) -> None:
+    """Give the game back to :data:`REBUILT`: only while it is the game of ``loaded.row.record``, and once
+    nothing reads it any more (the next request may change it)."""
+    REBUILT.put(loaded.row.id, (loaded.row.record, loaded.game, loaded.seed))
+
+
+def show(session: Session, game_id: str, viewer_id: str | None) -> dict[str, Any]:
+    """The view of a stored game (:func:`view`)."""
+    loaded = load(session, game_id)
+    shown = view(loaded, viewer_id)
+    keep(loaded)
+    return shown
+
+
+class MovedOn(Exception):
+    """Another request wrote the game first, since it was read: nothing was written (the session rolled back)."""
+
+
+def save(session: Session, loaded: Loaded) -> bool:
+    """Write the game back if nobody has moved it since it was read (else :class:`MovedOn`); True if this
+    finished it."""
     row, game = loaded.row, loaded.game
-    row.record = record_json(game, loaded.seed, row.mode)
-    row.action = len(game.history)
-    row.score = game.scores[0]
-    row.turns = game.turns_played[0]
     finished = game.outcome is not None and not row.over
-    row.over = game.outcome is not None
-    try:
-        session.flush()
-    except StaleDataError:
+    written = {
+        "record": record_json(game, loaded.seed, row.mode),
+        "action": len(game.history),
+        "score": game.scores[0],
+        "turns": game.turns_played[0],
+        "over": game.outcome is not None,
+    }
+    # One UPDATE of what an action changes, only where the action number is still the one read (the
+    # ORM's versioned flush does the same, at several times the cost).
+    moved = update(WebGame).where(WebGame.id == row.id, WebGame.action == row.action).values(**written)
+    if session.connection().execute(moved).rowcount != 1:
         session.rollback()
-        fresh = load(session, row.id)
-        raise Stale(
-            f"the game moved on (action {fresh.row.action}, not {before}): nothing changed", game=view(fresh, viewer_id)
-        ) from None
+        raise MovedOn(row.id)
+    for name, value in written.items():
+        set_committed_value(row, name, value)
     if finished:
         _record_results(session, loaded)
     return finished
@@ -297,15 +332,14 @@ class Acted:
     finished: bool = False
 
 
-def act(session: Session, game_id: str, viewer: WebPlayer, intent: Intent) -> Acted:
+def act(session: Session, game_id: str, viewer_id: str, intent: Intent) -> Acted:
+    """Apply ``intent`` of the player ``viewer_id`` (written, not yet committed: the caller commits)."""
     loaded = load(session, game_id)
     game, n = loaded.game, len(loaded.game.history)
     lines = intent.lines(game.rules)
     if intent.n != n:
-        if 0 <= intent.n < n and game.history[intent.n : intent.n + len(lines)] == lines:
-            return Acted(view(loaded, viewer.id), applied=False)
-        raise Stale(f"this game is at action {n}, not {intent.n}: nothing changed", game=view(loaded, viewer.id))
-    seat = _seat_to_play(loaded, viewer)
+        return _repeat_or_stale(loaded, viewer_id, intent.n, lines)
+    seat = _seat_to_play(loaded, viewer_id)
     if loaded.seats[seat]["kind"] != "human":
         raise Conflict(f"it is {game.players[seat]}'s turn: the computer plays it")
     dice = loaded.dice()
@@ -329,31 +363,51 @@ def act(session: Session, game_id: str, viewer: WebPlayer, intent: Intent) -> Ac
         raise BadRequest(str(exc)) from None
     except IllegalMoveError as exc:
         raise Conflict(str(exc)) from None
-    finished = save(session, loaded, n, viewer.id)
-    return Acted(view(loaded, viewer.id), applied=True, finished=finished)
+    try:
+        finished = save(session, loaded)
+    except MovedOn:  # a concurrent request came first: this same intent (a duplicate), or another one
+        return _repeat_or_stale(load(session, game_id), viewer_id, n, lines)
+    return _acted(loaded, viewer_id, applied=True, finished=finished)
 
 
-def _seat_to_play(loaded: Loaded, viewer: WebPlayer) -> int:
+def _acted(loaded: Loaded, viewer_id: str, *, applied: bool, finished: bool = False) -> Acted:
+    """The answer, once the game is its row's record again (saved, or unchanged): the game is kept."""
+    acted = Acted(view(loaded, viewer_id), applied=applied, finished=finished)
+    keep(loaded)
+    return acted
+
+
+def _repeat_or_stale(loaded: Loaded, viewer_id: str, n: int, lines: list[str]) -> Acted:
+    """The answer to an intent sent at action ``n`` of a game now past it or not there yet: nothing changes."""
+    history = loaded.game.history
+    if 0 <= n < len(history) and history[n : n + len(lines)] == lines:
+        return _acted(loaded, viewer_id, applied=False)
+    now = _acted(loaded, viewer_id, applied=False).view
+    raise Stale(f"this game is at action {len(history)}, not {n}: nothing changed", game=now)
+
+
+def _seat_to_play(loaded: Loaded, viewer_id: str) -> int:
     game = loaded.game
     seat = game.to_act
     if seat is None:
         raise Conflict("the game is over")
-    if loaded.seats[seat]["kind"] == "human" and loaded.controller(seat) != viewer.id:
-        if not loaded.seats_of(viewer.id):
+    if loaded.seats[seat]["kind"] == "human" and loaded.controller(seat) != viewer_id:
+        if not loaded.seats_of(viewer_id):
             raise Forbidden("you are watching this game: only its players can play")
         raise Forbidden(f"it is {game.players[seat]}'s turn, on their own device")
     return seat
 
 
-def computer_step(session: Session, game_id: str, viewer: WebPlayer, n: int) -> Acted:
+def computer_step(session: Session, game_id: str, viewer_id: str, n: int) -> Acted:
     """One decision of the computer whose turn it is (a roll comes with its dice): shown step by step."""
     loaded = load(session, game_id)
     game = loaded.game
     if n != len(game.history):
+        now = _acted(loaded, viewer_id, applied=False)
         if n < len(game.history):
-            return Acted(view(loaded, viewer.id), applied=False)
-        raise Stale(f"this game is at action {len(game.history)}, not {n}", game=view(loaded, viewer.id))
-    if not loaded.seats_of(viewer.id):
+            return now
+        raise Stale(f"this game is at action {len(game.history)}, not {n}", game=now.view)
+    if not loaded.seats_of(viewer_id):
         raise Forbidden("only a player of this game can let the computer play")
     seat = game.to_act
     if seat is None:
@@ -370,18 +424,21 @@ def computer_step(session: Session, game_id: str, viewer: WebPlayer, n: int) -> 
     dice = loaded.dice()
     assert dice is not None  # computers play only where the server rolls
     game.play(action, dice)
-    finished = save(session, loaded, n, viewer.id)
-    return Acted(view(loaded, viewer.id), applied=True, finished=finished)
+    try:
+        finished = save(session, loaded)
+    except MovedOn:  # the same step asked from two screens at once: it was taken once
+        return _acted(load(session, game_id), viewer_id, applied=False)
+    return _acted(loaded, viewer_id, applied=True, finished=finished)
 
 
-def hint(session: Session, game_id: str, viewer: WebPlayer) -> dict[str, Any]:
+def hint(session: Session, game_id: str, viewer_id: str) -> dict[str, Any]:
     """The coach's advice for the player to act, where the mode allows it."""
     from hotdice.coach import advise
 
     loaded = load(session, game_id)
     if loaded.mode not in HINT_MODES:
         raise Forbidden("no hints in this mode: everyone plays on their own here")
-    _seat_to_play(loaded, viewer)
+    _seat_to_play(loaded, viewer_id)
     game = loaded.game
     try:
         advice = advise(game)

@@ -15,12 +15,19 @@ from sqlalchemy.orm import Session
 from hotdice.rules import Rules, RulesError
 from hotdice.store.web_models import WebPlayer
 from hotdice.web.errors import BadRequest
+from hotdice.web.memo import Recent
 
-__all__ = ["COOKIE", "DEFAULT_NAME", "MAX_NAME", "clean_name", "device_player", "new_token", "update", "valid_token"]
+__all__ = [
+    "COOKIE", "DEFAULT_NAME", "MAX_NAME", "clean_name", "device_player", "device_player_id", "known_id", "new_token",
+    "update", "valid_token",
+]  # fmt: skip
 
 COOKIE = "hotdice_device"
 DEFAULT_NAME = "Player"
 MAX_NAME = 24  # a name fits on a phone's scoreboard
+# The ids of the players this process has found, by their token's hash: a device's token and its player's id
+# never change (a name or house rules may: those are always read from the database).
+_IDS: Recent[str, str] = Recent(100_000)
 
 
 def new_token() -> str:
@@ -41,6 +48,24 @@ def find(session: Session, token: str | None) -> WebPlayer | None:
         return None
     assert token is not None
     return session.scalar(select(WebPlayer).where(WebPlayer.token_hash == _hash(token)))
+
+
+def known_id(token: str) -> str | None:
+    """The id of this device's player if this process has met it already; None: ask :func:`device_player_id`."""
+    return _IDS.get(_hash(token)) if valid_token(token) else None
+
+
+def device_player_id(session: Session, token: str, default_name: str = DEFAULT_NAME) -> str:
+    """The id of :func:`device_player`, without reading the database once this process has met the player."""
+    known = known_id(token)
+    if known is not None:
+        return known
+    if not session.in_transaction():  # a fresh transaction: a player found now was committed, and stays
+        player = find(session, token)
+        if player is not None:
+            _IDS.put(player.token_hash, player.id)
+            return player.id
+    return device_player(session, token, default_name).id
 
 
 def device_player(session: Session, token: str, default_name: str = DEFAULT_NAME) -> WebPlayer:

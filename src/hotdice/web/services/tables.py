@@ -20,7 +20,7 @@ from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound
 from hotdice.web.services.games import ONLINE, human_seat, new_game_row
 from hotdice.web.services.players import clean_name
 
-__all__ = ["CODE_LENGTH", "create", "find", "join", "parse_code", "start", "state"]
+__all__ = ["CODE_LENGTH", "create", "find", "join", "parse_code", "start", "state", "version"]
 
 CODE_LENGTH = 6  # 30 bits of Crockford base 32: easy to read out across a room
 _READ = str.maketrans({"I": "1", "L": "1", "O": "0"})
@@ -103,6 +103,13 @@ def start(session: Session, code: str, player: WebPlayer) -> WebTable:
     session.flush()
     table.game_id = row.id
     return table
+
+
+def version(session: Session, code: str) -> tuple[int, str | None]:
+    """What moves whenever the lobby changes: the number of seats taken, and the game once started."""
+    table = find(session, code)
+    seats = session.scalar(select(func.count()).where(WebTableSeat.table_code == table.code)) or 0
+    return seats, table.game_id
 
 
 def state(session: Session, code: str, viewer: WebPlayer | None) -> dict[str, Any]:

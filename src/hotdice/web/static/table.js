@@ -276,6 +276,8 @@
     } else if (view.mode !== "online") {
       buttons.push(`<button type="button" class="button primary" id="again">${escapeHTML(t("over.again"))}</button>`);
     }
+    // The record, to check with `hotdice verify` (its dice key is in it once revealed).
+    buttons.push(`<a class="button" id="record" href="/api/games/${encodeURIComponent(view.id)}/record" download="hotdice-${escapeHTML(view.id)}.json">${escapeHTML(t("over.record"))}</a>`);
     buttons.push(`<a class="button" href="/">${escapeHTML(t("over.home"))}</a>`);
     $("over-extra").textContent = extra;
     $("over-buttons").innerHTML = buttons.join("");

@@ -1,0 +1,98 @@
+"""The compiled games (hotdice.players.compiled) are the engine's games: same dice, same choices, same ends."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from hotdice.dice import SeededDice
+from hotdice.engine import Game
+from hotdice.expectation import turn_values
+from hotdice.players import make_player, play_game
+from hotdice.players.compiled import ENDINGS, _medium_roll, _medium_tables, compiled_kinds, play_compiled, seeded_rolls
+from hotdice.rules import Rules
+from hotdice.simulate import simulate
+
+Ending = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], str]
+
+
+def engine_games(rules: Rules, specs: list[str], games: int, seed: str) -> list[Ending]:
+    """Final scores, turns, winners and ending of each game through the engine, seats rotating as in simulate."""
+    out = []
+    for i in range(games):
+        order = [(i + s) % 2 for s in range(2)]
+        game = Game(rules, players=tuple(specs[p] for p in order))
+        players = [make_player(specs[p], random.Random(f"{seed}/game/{i}/player/{p}")) for p in order]
+        outcome = play_game(game, players, SeededDice(f"{seed}/game/{i}"))
+        out.append((game.scores, game.turns_played, outcome.winners, outcome.termination.value))
+    return out
+
+
+def compiled_games(rules: Rules, specs: list[str], games: int, seed: str) -> list[Ending]:
+    kinds = compiled_kinds(rules, specs)
+    assert kinds is not None
+    played = play_compiled(rules, [[kinds[(i + s) % 2] for s in range(2)] for i in range(games)],
+                           [f"{seed}/game/{i}" for i in range(games)])
+    return [(tuple(played.scores[g].tolist()), tuple(played.turns[g].tolist()),
+             tuple(np.flatnonzero(played.winners[g]).tolist()), ENDINGS[played.endings[g]].value)
+            for g in range(games)]
+
+
+def test_compiled_dice_are_the_seeded_dice() -> None:
+    rng = random.Random(4)
+    for seed in ("x", "seed/game/12", "k" * 63, "k" * 64, "long" * 30):  # keys past 64 bytes are hashed first
+        asks = [(rng.randint(1, 6), rng.randint(0, 2000), rng.randint(0, 40)) for _ in range(300)]
+        dice = SeededDice(seed)
+        assert seeded_rolls(seed, asks) == [dice.roll(*ask) for ask in asks]
+
+
+# Small targets solve in a moment; together they cover every end, both kinds of entry, minimum bank, the 4900
+# rule, validation, hot dice optional and mandatory, five 1s and five dice.
+RULES = [
+    "farkle,target=1000",
+    "5000,target=1500",
+    "5000-fr,target=1500",
+    "5000-fr-6,target=1500",
+    "farkle,target=1500,end=exact,rule_4900=yes",
+    "farkle,target=1000,end=first,min_bank=300,entry=500,below_entry=lost,validate=yes",
+]
+
+
+@pytest.mark.parametrize("text", RULES)
+@pytest.mark.parametrize("specs", [["hard", "hard"], ["hard", "medium"], ["easy", "greedy:400"]])
+def test_compiled_games_are_the_engine_games_move_for_move(text: str, specs: list[str]) -> None:
+    rules = Rules.parse(text)
+    games = 24
+    expected = engine_games(rules, specs, games, f"pin/{text}")
+    assert compiled_games(rules, specs, games, f"pin/{text}") == expected
+    assert len({e[:2] for e in expected}) > games // 2  # the games differ: the dice do reach the players
+
+
+def test_simulate_reports_the_compiled_games_as_the_engine_loop_would() -> None:
+    rules = Rules.parse("farkle,target=1000")
+    ticks: list[int] = []
+    fast = simulate(rules, ["hard", "medium"], 60, "report", on_game=lambda: ticks.append(1)).to_json()
+    assert len(ticks) == 60
+    slow = simulate(rules, ["hard", "medium"], 60, "report", compiled=False).to_json()
+    assert fast == slow
+
+
+@pytest.mark.parametrize(("text", "specs"), [
+    ("farkle", ["hard", "random"]),  # random draws from its own generator: the engine plays it
+    ("farkle", ["hard", "medium", "easy"]),  # Hard's three-player approximation: the engine
+    ("farkle,three_farkles=1000", ["hard", "medium"]),  # scores fall: no level order
+])
+def test_what_is_not_compiled_falls_back_to_the_engine(text: str, specs: list[str]) -> None:
+    assert compiled_kinds(Rules.parse(text), specs) is None
+
+
+def test_medium_values_past_its_table_are_the_straight_lines() -> None:
+    rules = Rules.parse("farkle,target=1000")
+    med, alpha, beta = _medium_tables(rules, True)
+    tv = turn_values(rules)
+    past = med.shape[1] * 50
+    for total in (0, 350, past - 50, past, past + 12_350):
+        for dice in range(1, 7):
+            assert _medium_roll(med, alpha, beta, total, dice, True) == tv.roll_value(total, dice)

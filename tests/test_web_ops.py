@@ -1,0 +1,224 @@
+"""Running the service: the health endpoint, one JSON log line per request and per error, and
+``hotdice serve --workers 2`` as a real server whose two processes play games on one database."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from alembic import command
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, make_url, text
+from sqlalchemy.pool import NullPool
+
+from hotdice.store.migrate import _migration_engine, config, head
+from hotdice.web import Settings, create_app
+from hotdice.web.logs import ACCESS, ERRORS, JsonFormatter
+from tests.db_support import _server
+from tests.web_support import next_intent
+
+
+@pytest.fixture
+def app(tmp_path: Path, database_url: str) -> Iterator[FastAPI]:
+    web = create_app(Settings(data_dir=tmp_path, database_url=database_url).unlimited())
+    yield web
+    web.state.db.close()
+
+
+def test_health_is_200_with_the_schema_at_the_head(app: FastAPI, database_url: str) -> None:
+    answer = TestClient(app).get("/healthz")
+    assert answer.status_code == 200
+    assert answer.json() == {
+        "status": "ok", "database": make_url(database_url).get_backend_name(), "revision": head(), "head": head(),
+    }  # fmt: skip
+
+
+def test_health_is_503_when_the_schema_is_behind(app: FastAPI, database_url: str) -> None:
+    engine = _migration_engine(database_url)
+    with engine.begin() as connection:
+        command.downgrade(config(connection), "0002")
+    engine.dispose()
+    answer = TestClient(app).get("/healthz")
+    assert answer.status_code == 503
+    assert answer.json()["status"] == "outdated" and answer.json()["revision"] == "0002"
+
+
+def test_health_is_503_when_the_database_is_gone(app: FastAPI, database_url: str) -> None:
+    app.state.db.store.engine.dispose()
+    url = make_url(database_url)
+    if url.get_backend_name() == "sqlite":
+        assert url.database is not None
+        for suffix in ("-wal", "-shm"):
+            Path(url.database + suffix).unlink(missing_ok=True)
+        Path(url.database).write_bytes(b"not a database, whatever it once was " * 200)
+    else:
+        admin = create_engine(_server(), poolclass=NullPool, isolation_level="AUTOCOMMIT")
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE "{url.database}" WITH (FORCE)'))
+        admin.dispose()
+    answer = TestClient(app).get("/healthz")
+    assert answer.status_code == 503
+    assert answer.json()["status"] == "unavailable"
+
+
+def test_every_request_is_one_json_line_with_route_status_duration_and_request_id(
+    app: FastAPI, caplog: pytest.LogCaptureFixture
+) -> None:
+    client = TestClient(app)
+    with caplog.at_level(logging.INFO, logger=ACCESS.name):
+        given = client.get("/api/games/nosuchgame", headers={"X-Request-ID": "proxy-id.42"})
+        made = client.get("/rules", headers={"X-Request-ID": "not an id: spaces"})
+    assert given.status_code == 404 and given.headers["x-request-id"] == "proxy-id.42"
+    made_id = made.headers["x-request-id"]
+    assert len(made_id) == 32 and int(made_id, 16) >= 0
+    lines = [json.loads(JsonFormatter().format(r)) for r in caplog.records if r.name == ACCESS.name]
+    assert [(line["method"], line["path"], line["status"], line["request_id"]) for line in lines] == [
+        ("GET", "/api/games/{game_id}", 404, "proxy-id.42"),
+        ("GET", "/rules", 200, made_id),
+    ]
+    assert all(line["duration_ms"] > 0 and line["level"] == "info" for line in lines)
+    assert all(line["process"] == os.getpid() for line in lines)
+
+
+def test_an_error_is_logged_with_its_request_id_and_traceback(app: FastAPI, caplog: pytest.LogCaptureFixture) -> None:
+    def broken() -> None:
+        raise RuntimeError("the table fell over")
+
+    app.add_api_route("/api/broken", broken)
+    with caplog.at_level(logging.INFO, logger="hotdice.web"):
+        answer = TestClient(app, raise_server_exceptions=False).get("/api/broken")
+    assert answer.status_code == 500
+    error, access = (json.loads(JsonFormatter().format(r)) for r in caplog.records)
+    assert error["logger"] == ERRORS.name and error["level"] == "error"
+    assert error["error"] == "RuntimeError: the table fell over" and "the table fell over" in error["traceback"]
+    assert (access["path"], access["status"]) == ("/api/broken", 500)
+    assert error["request_id"] == access["request_id"]
+
+
+# -- a real server with two worker processes -----------------------------------------------------------------
+
+WORKERS = 2
+PLAYERS = 4  # games played at once, each by its own device
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Server:
+    """``hotdice serve`` in a process of its own; its JSON log lines collected as they come."""
+
+    def __init__(self, env: dict[str, str], *args: str) -> None:
+        self.port = free_port()
+        command = [sys.executable, "-m", "hotdice.cli", "serve", "--port", str(self.port), *args]
+        self.process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
+        self.lines: list[str] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self.lines.append(line)
+
+    def logs(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in list(self.lines) if line.startswith("{")]
+
+    def wait_until_started(self, timeout: float = 180) -> None:
+        """Until every worker has said its app started (each builds it from the environment)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            started = [log for log in self.logs() if log["message"] == "Application startup complete."]
+            if len(started) == WORKERS:
+                return
+            assert self.process.poll() is None, "".join(self.lines)
+            time.sleep(0.2)
+        raise AssertionError("the workers did not start:\n" + "".join(self.lines))
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGINT)
+        try:
+            self.process.wait(timeout=60)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+        self._reader.join(timeout=10)
+
+
+def play_a_solo_game(base: str) -> dict[str, Any]:
+    """One device plays a whole solo game, each request on a new connection (any worker may answer)."""
+    with httpx.Client(base_url=base, headers={"Connection": "close"}, timeout=60) as device:
+        made = device.post("/api/games", json={"mode": "solo"})
+        assert made.status_code == 201, made.text
+        view = device.get(f"/api/games/{made.json()['id']}").json()
+        while view["outcome"] is None:
+            answer = device.post(f"/api/games/{view['id']}/act", json={"n": view["n"], **next_intent(view)})
+            assert answer.status_code == 200, answer.text
+            view = answer.json()["game"]
+        stats = device.get("/api/stats").json()
+        assert isinstance(view, dict) and isinstance(stats, dict)
+        return {"view": view, "stats": stats}
+
+
+def test_serve_with_two_workers_plays_games_through_both_on_one_database(tmp_path: Path, database_url: str) -> None:
+    """SQLite (WAL, writers waiting for each other) or PostgreSQL: either way both workers answer, correctly."""
+    env = {**os.environ, "HOTDICE_DATA_DIR": str(tmp_path), "HOTDICE_DATABASE_URL": database_url}
+    env["HOTDICE_RATE_LIMITS"] = "off"
+    server = Server(env, "--workers", str(WORKERS))
+    try:
+        server.wait_until_started()
+        base = f"http://127.0.0.1:{server.port}"
+        health = httpx.get(f"{base}/healthz", timeout=30)
+        assert health.status_code == 200 and health.json()["database"] == make_url(database_url).get_backend_name()
+        results: list[dict[str, Any]] = []
+        failures: list[BaseException] = []
+
+        def player() -> None:
+            try:
+                results.append(play_a_solo_game(base))
+            except BaseException as exc:  # reported below, in the test's own thread
+                failures.append(exc)
+
+        threads = [threading.Thread(target=player) for _ in range(PLAYERS)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=600)
+        assert not failures, failures
+    finally:
+        server.stop()
+    assert len(results) == PLAYERS
+    for result in results:  # each device's game counted once, in its own statistics
+        assert result["view"]["players"][0]["turns"] == 10
+        assert result["stats"]["games"] == 1
+        assert result["stats"]["scores"] == {"solo": [result["view"]["players"][0]["score"]]}
+    requests = [log for log in server.logs() if log["logger"] == ACCESS.name]
+    acted = [log for log in requests if log["path"] == "/api/games/{game_id}/act"]
+    assert acted and all(log["status"] == 200 and log["method"] == "POST" for log in acted)
+    assert len({log["process"] for log in requests}) == WORKERS  # both workers answered
+    assert len({log["request_id"] for log in requests}) == len(requests)
+    assert not [log for log in server.logs() if log["level"] == "error"]
+
+
+def test_serve_says_in_one_line_when_the_database_cannot_be_opened(tmp_path: Path) -> None:
+    env = {**os.environ, "HOTDICE_DATA_DIR": str(tmp_path), "HOTDICE_DATABASE_URL": "postgresql://postgres@127.0.0.1:1/x"}
+    port = str(free_port())
+    refused = subprocess.run([sys.executable, "-m", "hotdice.cli", "serve", "--port", port], capture_output=True,
+                             text=True, env=env, timeout=120)
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+    assert refused.stderr.startswith("hotdice: error: cannot open the database: ") and "127.0.0.1" in refused.stderr
