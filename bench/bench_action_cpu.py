@@ -28,11 +28,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from bench_load import intent  # noqa: E402
-
-from hotdice.web.app import create_app  # noqa: E402
-from hotdice.web.logs import LOG_CONFIG  # noqa: E402
-from hotdice.web.settings import Settings  # noqa: E402
+from bench_load import intent
+from hotdice.web.app import create_app
+from hotdice.web.logs import LOG_CONFIG
+from hotdice.web.settings import Settings
 
 ASGIApp = Any
 
@@ -140,7 +139,12 @@ def main() -> None:
         for handler in logging.getLogger(name).handlers:
             if isinstance(handler, logging.StreamHandler):
                 handler.setStream(null)
-    asyncio.run(main_async(args))
+    try:  # the event loop uvicorn runs when it can
+        import uvloop
+    except ImportError:
+        asyncio.run(main_async(args))
+    else:
+        uvloop.run(main_async(args))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
@@ -283,7 +284,7 @@ def test_concurrent_submissions_of_one_action_change_the_game_once(app: FastAPI,
         with db.session() as session:
             player = device_player(session, token)
             try:
-                acted = game_service.act(session, view["id"], player, Intent(view["n"], then="roll"))
+                acted = game_service.act(session, view["id"], player.id, Intent(view["n"], then="roll"))
                 session.commit()
                 results.append("applied" if acted.applied else "repeat")
             except Exception as exc:  # the loser: stale, or refused by the database lock
@@ -359,6 +360,19 @@ def test_the_solved_measures_stay_within_what_the_server_can_solve(alice: TestCl
     view = new_game(alice, mode="together", names=["Ann", "Ben"], rules="farkle,target=20000")
     hint = alice.get(f"/api/games/{view['id']}/hint").json()
     assert hint["measure"] == "points" and [c["then"] for c in hint["choices"]] == ["roll"]
+
+
+def test_a_hint_never_waits_for_a_solve(alice: TestClient) -> None:
+    rules = f"farkle,target={1000 + 50 * random.randrange(1, 20)},min_bank=250"  # a table no other test solved
+    view = act(alice, new_game(alice, mode="versus", level="medium", rules=rules), {"then": "roll"})["game"]
+    started = time.monotonic()
+    first = alice.get(f"/api/games/{view['id']}/hint").json()
+    assert first["measure"] == "points" and time.monotonic() - started < 5  # answered while the table is solved
+    deadline = time.monotonic() + 120
+    while (hint := alice.get(f"/api/games/{view['id']}/hint").json())["measure"] != "win":
+        assert time.monotonic() < deadline, "the background solve never finished"
+        time.sleep(0.2)
+    assert hint["choices"] and all(0 <= c["value"] <= 1 for c in hint["choices"])
 
 
 def test_the_score_pad_takes_the_tables_dice(alice: TestClient) -> None:

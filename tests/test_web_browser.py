@@ -10,6 +10,7 @@ fails these tests, it never skips them.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import socket
@@ -291,7 +292,9 @@ def test_a_friend_challenge_played_by_two_browsers(open_page: Open) -> None:
     friend.goto(f"/c/{code}/results")
     expect(friend.locator("#ranking tr.you")).to_contain_text("Femi")
     host.get_by_role("button", name="Close the challenge now").click()
-    expect(host.locator("code.wrap-anywhere")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+    expect(host.locator("#dice-key")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+    revealed = bytes.fromhex(host.locator("#dice-key").inner_text())
+    assert host.locator("#commitment").inner_text() == hashlib.sha256(revealed).hexdigest()  # the key promised
 
 
 def test_an_online_table_of_two_browsers_playing_live(open_page: Open) -> None:

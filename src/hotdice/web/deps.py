@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from typing import Annotated
 
 from fastapi import Depends, Request
+from fastapi.concurrency import run_in_threadpool
 from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
@@ -25,6 +26,7 @@ __all__ = [
     "DeviceDep",
     "HubDep",
     "PlayerDep",
+    "PlayerIdDep",
     "SessionDep",
     "SettingsDep",
     "TranslatorDep",
@@ -91,9 +93,18 @@ def _player(session: SessionDep, token: DeviceDep, t: TranslatorDep) -> WebPlaye
     return players.device_player(session, token, t("home.default_name"))
 
 
+async def _player_id(session: SessionDep, token: DeviceDep, t: TranslatorDep) -> str:
+    """Without a worker thread when this process knows the device's player already (its id never changes)."""
+    known = players.known_id(token)
+    if known is not None:
+        return known
+    return await run_in_threadpool(players.device_player_id, session, token, t("home.default_name"))
+
+
 def _visitor(session: SessionDep, token: DeviceDep) -> WebPlayer | None:
     return players.find(session, token)
 
 
 PlayerDep = Annotated[WebPlayer, Depends(_player)]  # made on first use
+PlayerIdDep = Annotated[str, Depends(_player_id)]  # the id of PlayerDep, for routes that need only that
 VisitorDep = Annotated[WebPlayer | None, Depends(_visitor)]  # None until the device has played

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -19,8 +20,8 @@ from hotdice.players.solver.race import RaceSolution, solve_race
 from hotdice.players.solver.two_player import TwoPlayerSolution, solve_two_players
 from hotdice.rules import Rules
 
-__all__ = ["UNIT", "RaceSolution", "TwoPlayerSolution", "affordable", "cache_dir", "race_solution",
-           "two_player_solution"]
+__all__ = ["UNIT", "RaceSolution", "TwoPlayerSolution", "affordable", "cache_dir", "race_solution", "solve_later",
+           "solved", "two_player_solution"]
 
 FORMAT = 3
 
@@ -57,8 +58,35 @@ def two_player_solution(rules: Rules) -> TwoPlayerSolution:
         except (OSError, ValueError, KeyError):
             pass  # unreadable or from another format: solve again
     sol = solve_two_players(rules)
+    _solved_here.add(str(rules))
     _save(path, rules=str(rules), w4=sol.w4, final=sol.final, seconds=sol.seconds, passes=sol.passes)
     return sol
+
+
+def solved(rules: Rules) -> bool:
+    """Whether the two-player table of ``rules`` is at hand without solving: in memory or in the cache folder."""
+    return str(rules) in _solved_here or _path("two", rules).exists()
+
+
+_solved_here: set[str] = set()  # solved in this process, even where the cache folder could not be written
+_solving = threading.Lock()
+
+
+def solve_later(rules: Rules) -> bool:
+    """Start solving the two-player table of ``rules`` in a background thread, unless a solve is already running
+    in this process: a server answers at once meanwhile and never runs more than one solve at a time.
+    Returns whether a solve was started."""
+    if not _solving.acquire(blocking=False):
+        return False
+
+    def solve() -> None:
+        try:
+            two_player_solution(rules)
+        finally:
+            _solving.release()
+
+    threading.Thread(target=solve, name=f"solve {rules}", daemon=True).start()
+    return True
 
 
 @functools.lru_cache(maxsize=8)

@@ -4,22 +4,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+import orjson
+from fastapi import APIRouter, Response
 
 from hotdice.record import Record
-from hotdice.web.deps import HubDep, PlayerDep, SessionDep, TranslatorDep, VisitorDep
+from hotdice.web.deps import HubDep, PlayerDep, PlayerIdDep, SessionDep, TranslatorDep, VisitorDep
 from hotdice.web.schemas import GameId, IntentIn, NewGame, StepIn
 from hotdice.web.services import games, records
 from hotdice.web.services.games import Acted, Intent
 
 router = APIRouter(prefix="/api/games", tags=["games"])
+Answer = dict[str, Any]  # what the OpenAPI schema shows of the routes below that answer with their JSON text
 
 
-def _answer(acted: Acted, hub: HubDep) -> dict[str, Any]:
+def _json(answer: Answer) -> Response:
+    """The answer as JSON text, written here in the request's worker thread: a dict returned from a route
+    is gone over again by FastAPI (and handed to another worker thread) to be serialized."""
+    return Response(orjson.dumps(answer), media_type="application/json")
+
+
+def _answer(acted: Acted, hub: HubDep) -> Response:
     if acted.applied:
         hub.publish(f"game:{acted.view['id']}", {"type": "game", "view": {**acted.view, "you": []}})
     message = "done" if acted.applied else "this action was already applied: nothing changed"
-    return {"applied": acted.applied, "message": message, "game": acted.view}
+    return _json({"applied": acted.applied, "message": message, "game": acted.view})
 
 
 @router.post("", status_code=201)
@@ -31,21 +39,21 @@ def new_game(body: NewGame, player: PlayerDep, session: SessionDep, t: Translato
     return {"id": row.id, "url": f"/play/{row.id}"}
 
 
-@router.get("/{game_id}")
-def get_game(game_id: GameId, session: SessionDep, visitor: VisitorDep) -> dict[str, Any]:
-    return games.view(games.load(session, game_id), None if visitor is None else visitor.id)
+@router.get("/{game_id}", response_model=Answer)
+def get_game(game_id: GameId, session: SessionDep, visitor: VisitorDep) -> Response:
+    return _json(games.show(session, game_id, None if visitor is None else visitor.id))
 
 
-@router.post("/{game_id}/act")
-def act(game_id: GameId, body: IntentIn, player: PlayerDep, session: SessionDep, hub: HubDep) -> dict[str, Any]:
+@router.post("/{game_id}/act", response_model=Answer)
+def act(game_id: GameId, body: IntentIn, player: PlayerIdDep, session: SessionDep, hub: HubDep) -> Response:
     """Set dice aside and/or roll or bank, at action number ``n``; a repeat or a stale number changes nothing."""
     acted = games.act(session, game_id, player, Intent(body.n, body.keep, body.then, body.dice))
     session.commit()
     return _answer(acted, hub)
 
 
-@router.post("/{game_id}/computer")
-def computer(game_id: GameId, body: StepIn, player: PlayerDep, session: SessionDep, hub: HubDep) -> dict[str, Any]:
+@router.post("/{game_id}/computer", response_model=Answer)
+def computer(game_id: GameId, body: StepIn, player: PlayerIdDep, session: SessionDep, hub: HubDep) -> Response:
     """One decision of the computer (in a worker thread, off the event loop, like every route here)."""
     acted = games.computer_step(session, game_id, player, body.n)
     session.commit()
@@ -53,7 +61,7 @@ def computer(game_id: GameId, body: StepIn, player: PlayerDep, session: SessionD
 
 
 @router.get("/{game_id}/hint")
-def hint(game_id: GameId, player: PlayerDep, session: SessionDep) -> dict[str, Any]:
+def hint(game_id: GameId, player: PlayerIdDep, session: SessionDep) -> dict[str, Any]:
     return games.hint(session, game_id, player)
 
 

@@ -44,7 +44,7 @@ async def game_updates(websocket: WebSocket, game_id: str, db: DatabaseDep, hub:
 
         def state() -> dict[str, Any]:
             with db.session() as session:
-                return {"type": "game", "view": games.view(games.load(session, found))}
+                return {"type": "game", "view": games.show(session, found, None)}
 
         def version() -> Hashable:
             with db.session() as session:

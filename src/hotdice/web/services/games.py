@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import bindparam, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -36,7 +36,7 @@ from hotdice.engine import (
 from hotdice.modes import Mode, Setup, pad, race, shown_rules, solo, together, versus
 from hotdice.odds import roll_odds
 from hotdice.players import LEVELS, computer_spec, make_player
-from hotdice.players.solver import affordable
+from hotdice.players.solver import affordable, solve_later, solved
 from hotdice.record import Record, RecordError, record_of, replay, state_json
 from hotdice.rules import Rules, RulesError
 from hotdice.scoring import DiceError, SetAside, parse_dice
@@ -179,6 +179,8 @@ def create(
                 if level == "hard" and not affordable(table):
                     raise BadRequest("Hard solves the whole game first, which would take too long under these "
                                      "rules (a long target, or the three-farkle penalty): choose Medium")
+                if level == "hard" and not solved(table):
+                    solve_later(table)  # likely ready by the computer's first turn
                 setup = versus(table, people[0], computer_name, hold_roll_off=roll_off)
                 seats = [human_seat(), {"kind": "computer", "spec": computer_spec(level), "level": level}]
             case Mode.TOGETHER:
@@ -233,10 +235,23 @@ def keep(loaded: Loaded) -> None:
 
 def show(session: Session, game_id: str, viewer_id: str | None) -> dict[str, Any]:
     """The view of a stored game (:func:`view`)."""
-    loaded = load(session, game_id)
+    return _shown(load(session, game_id), viewer_id)
+
+
+def _shown(loaded: Loaded, viewer_id: str | None) -> dict[str, Any]:
+    """The view of a game that is its row's record (unchanged, or saved); the game is kept once it is seen."""
     shown = view(loaded, viewer_id)
     keep(loaded)
     return shown
+
+
+# One UPDATE of what an action changes, only where the action number is still the one read: what the ORM's
+# versioned flush does, at several times the cost. Built once: only its values change.
+_SAVE = (
+    update(WebGame)
+    .where(WebGame.id == bindparam("game_id"), WebGame.action == bindparam("read_at"))
+    .values({name: bindparam(f"new_{name}") for name in ("record", "action", "score", "turns", "over")})
+)
 
 
 class MovedOn(Exception):
@@ -255,10 +270,8 @@ def save(session: Session, loaded: Loaded) -> bool:
         "turns": game.turns_played[0],
         "over": game.outcome is not None,
     }
-    # One UPDATE of what an action changes, only where the action number is still the one read (the
-    # ORM's versioned flush does the same, at several times the cost).
-    moved = update(WebGame).where(WebGame.id == row.id, WebGame.action == row.action).values(**written)
-    if session.connection().execute(moved).rowcount != 1:
+    given = {"game_id": row.id, "read_at": row.action, **{f"new_{name}": value for name, value in written.items()}}
+    if session.connection().execute(_SAVE, given).rowcount != 1:
         session.rollback()
         raise MovedOn(row.id)
     for name, value in written.items():
@@ -367,23 +380,15 @@ def act(session: Session, game_id: str, viewer_id: str, intent: Intent) -> Acted
         finished = save(session, loaded)
     except MovedOn:  # a concurrent request came first: this same intent (a duplicate), or another one
         return _repeat_or_stale(load(session, game_id), viewer_id, n, lines)
-    return _acted(loaded, viewer_id, applied=True, finished=finished)
-
-
-def _acted(loaded: Loaded, viewer_id: str, *, applied: bool, finished: bool = False) -> Acted:
-    """The answer, once the game is its row's record again (saved, or unchanged): the game is kept."""
-    acted = Acted(view(loaded, viewer_id), applied=applied, finished=finished)
-    keep(loaded)
-    return acted
+    return Acted(_shown(loaded, viewer_id), applied=True, finished=finished)
 
 
 def _repeat_or_stale(loaded: Loaded, viewer_id: str, n: int, lines: list[str]) -> Acted:
     """The answer to an intent sent at action ``n`` of a game now past it or not there yet: nothing changes."""
     history = loaded.game.history
     if 0 <= n < len(history) and history[n : n + len(lines)] == lines:
-        return _acted(loaded, viewer_id, applied=False)
-    now = _acted(loaded, viewer_id, applied=False).view
-    raise Stale(f"this game is at action {len(history)}, not {n}: nothing changed", game=now)
+        return Acted(_shown(loaded, viewer_id), applied=False)
+    raise Stale(f"this game is at action {len(history)}, not {n}: nothing changed", game=_shown(loaded, viewer_id))
 
 
 def _seat_to_play(loaded: Loaded, viewer_id: str) -> int:
@@ -403,10 +408,10 @@ def computer_step(session: Session, game_id: str, viewer_id: str, n: int) -> Act
     loaded = load(session, game_id)
     game = loaded.game
     if n != len(game.history):
-        now = _acted(loaded, viewer_id, applied=False)
+        now = _shown(loaded, viewer_id)
         if n < len(game.history):
-            return now
-        raise Stale(f"this game is at action {len(game.history)}, not {n}", game=now.view)
+            return Acted(now, applied=False)
+        raise Stale(f"this game is at action {len(game.history)}, not {n}", game=now)
     if not loaded.seats_of(viewer_id):
         raise Forbidden("only a player of this game can let the computer play")
     seat = game.to_act
@@ -427,21 +432,26 @@ def computer_step(session: Session, game_id: str, viewer_id: str, n: int) -> Act
     try:
         finished = save(session, loaded)
     except MovedOn:  # the same step asked from two screens at once: it was taken once
-        return _acted(load(session, game_id), viewer_id, applied=False)
-    return _acted(loaded, viewer_id, applied=True, finished=finished)
+        return Acted(_shown(load(session, game_id), viewer_id), applied=False)
+    return Acted(_shown(loaded, viewer_id), applied=True, finished=finished)
 
 
 def hint(session: Session, game_id: str, viewer_id: str) -> dict[str, Any]:
     """The coach's advice for the player to act, where the mode allows it."""
-    from hotdice.coach import advise
+    from hotdice.coach import advise, measure_for
 
     loaded = load(session, game_id)
     if loaded.mode not in HINT_MODES:
         raise Forbidden("no hints in this mode: everyone plays on their own here")
     _seat_to_play(loaded, viewer_id)
     game = loaded.game
+    measure = measure_for(game)
+    if measure == "win" and not solved(game.rules):
+        # A request never waits for a solve: expected points stand in until the table is ready.
+        solve_later(game.rules)
+        measure = "points"
     try:
-        advice = advise(game)
+        advice = advise(game, measure)
     except ValueError as exc:
         raise Conflict(f"no hint here: {exc}") from None
     return {
