@@ -246,6 +246,15 @@ def simulate_command(
     out.print(f"Win rate by seat, first to play first: {by_seat}")
 
 
+def _read_record(file: Path) -> str:
+    try:
+        return file.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BadInput(f"cannot read {file}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise BadInput(f"{file} is not a text file") from None
+
+
 @app.command("replay", help="Replay a game record turn by turn, checking it; --json prints the rebuilt final state.")
 def replay_command(
     file: Annotated[Path, typer.Argument(help="The game record (JSON).", metavar="FILE")],
@@ -253,16 +262,13 @@ def replay_command(
 ) -> None:
     from hotdice.record import Record, RecordError, replay, state_json, transcript
 
+    text = _read_record(file)
     try:
-        record = Record.from_json(file.read_text(encoding="utf-8"))
+        record = Record.from_json(text)
         if as_json:
             print(json.dumps(state_json(replay(record))))
             return
         lines = transcript(record)
-    except OSError as exc:
-        raise BadInput(f"cannot read {file}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise BadInput(f"{file} is not a text file") from None
     except RecordError as exc:
         raise BadInput(f"{file}: {exc}") from None
     for line in lines:
@@ -281,12 +287,9 @@ def verify_command(
 ) -> int:
     from hotdice.verify import VerifyError, verify_text
 
+    text = _read_record(file)
     try:
-        verdict = verify_text(file.read_text(encoding="utf-8"), key=key, commitment=commitment)
-    except OSError as exc:
-        raise BadInput(f"cannot read {file}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise BadInput(f"{file} is not a text file") from None
+        verdict = verify_text(text, key=key, commitment=commitment)
     except VerifyError as exc:
         raise BadInput(f"{file}: {exc}") from None
     for line in verdict.lines:
