@@ -24,12 +24,13 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import Engine, create_engine, select, text
+from sqlalchemy.orm import Session
 from websockets.sync.client import ClientConnection, connect
 
 from hotdice.modes import daily_seed
 from hotdice.record import Record, replay
 from hotdice.store.web_models import WebGame, WebSecret
-from hotdice.web.hub import POLL_SECONDS, RELOAD, hub_for
+from hotdice.web.hub import POLL_SECONDS, RELOAD, PostgresChannel, hub_for
 from tests.db_support import BACKENDS, fresh_postgres_database
 from tests.web_servers import HOST, Preloader, Server, free_port, server_env, wait_up
 from tests.web_support import next_intent
@@ -339,6 +340,46 @@ async def _cut_and_reconnect(engine: Engine) -> None:
             assert await asyncio.wait_for(queue.get(), 10) == RELOAD
             await asyncio.to_thread(here.publish, "game:x", small)  # its own: delivered once, not again
             assert await asyncio.wait_for(queue.get(), 10) == small
+            await asyncio.sleep(0.3)
+            assert queue.empty()
+    finally:
+        await here.stop()
+
+
+@pytest.mark.parametrize("backend", [b for b in BACKENDS if b == "postgresql"])
+def test_a_change_rolled_back_is_never_announced_and_a_committed_one_is_at_its_commit(backend: str) -> None:
+    """On PostgreSQL the NOTIFY travels in the change's own transaction (``Hub.commit``)."""
+    for url in fresh_postgres_database():
+        engine = create_engine(url)
+        try:
+            asyncio.run(_announced_with_the_commit(engine))
+        finally:
+            engine.dispose()
+
+
+async def _announced_with_the_commit(engine: Engine) -> None:
+    here, there = hub_for(engine, None), hub_for(engine, None)
+    here.start(asyncio.get_running_loop())
+    try:
+        async with here.subscribe("game:x") as queue:
+            assert await asyncio.wait_for(queue.get(), 10) == RELOAD  # connected
+            gone, kept = {"type": "game", "view": {"n": 1}}, {"type": "game", "view": {"n": 2}}
+
+            def roll_back() -> None:
+                with Session(engine) as session:
+                    channel = there._channel
+                    assert isinstance(channel, PostgresChannel)
+                    channel.send_within(session.connection(), there._text("game:x", gone))
+                    session.rollback()
+
+            def commit() -> None:
+                with Session(engine) as session:
+                    session.execute(text("SELECT 1"))
+                    there.commit(session, "game:x", kept)
+
+            await asyncio.to_thread(roll_back)
+            await asyncio.to_thread(commit)
+            assert await asyncio.wait_for(queue.get(), 10) == kept
             await asyncio.sleep(0.3)
             assert queue.empty()
     finally:

@@ -15,8 +15,8 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
-from starlette.requests import cookie_parser
 
+from hotdice.web.asgi import device_cookie
 from hotdice.web.db import Database
 from hotdice.web.errors import WebError
 from hotdice.web.hub import hub_for
@@ -49,9 +49,7 @@ class DeviceCookie:
         if scope["type"] != "http" or scope["path"].startswith("/static/"):
             await self.app(scope, receive, send)
             return
-        headers = dict(scope["headers"])
-        token = cookie_parser(headers.get(b"cookie", b"").decode("latin-1")).get(players.COOKIE)
-        if players.valid_token(token):
+        if device_cookie(scope) is not None:
             await self.app(scope, receive, send)
             return
         token = players.new_token()

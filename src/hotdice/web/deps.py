@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
 from hotdice.store.web_models import WebPlayer
+from hotdice.web.asgi import device_cookie
 from hotdice.web.db import Database
 from hotdice.web.hub import Hub
 from hotdice.web.i18n import COOKIE as LANG_COOKIE
@@ -71,7 +72,7 @@ async def _hub(conn: HTTPConnection) -> Hub:
 
 async def device_token(conn: HTTPConnection) -> str:
     """The device's token: its cookie, or the one the device middleware has just made for it."""
-    token = conn.scope.get("state", {}).get("device_token") or conn.cookies.get(players.COOKIE)
+    token = conn.scope.get("state", {}).get("device_token") or device_cookie(conn.scope)
     return str(token or "")
 
 
@@ -93,11 +94,13 @@ def _player(session: SessionDep, token: DeviceDep, t: TranslatorDep) -> WebPlaye
     return players.device_player(session, token, t("home.default_name"))
 
 
-async def _player_id(session: SessionDep, token: DeviceDep, t: TranslatorDep) -> str:
-    """Without a worker thread when this process knows the device's player already (its id never changes)."""
+async def _player_id(session: SessionDep, token: DeviceDep, request: Request) -> str:
+    """Without a worker thread when this process knows the device's player already (its id never changes),
+    nor the language (only a new player's default name needs it)."""
     known = players.known_id(token)
     if known is not None:
         return known
+    t = await _translator(request)
     return await run_in_threadpool(players.device_player_id, session, token, t("home.default_name"))
 
 

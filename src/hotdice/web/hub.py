@@ -11,6 +11,9 @@ shared channel, chosen by :func:`hub_for`:
   (a game's action number), so a move made through another process on the same file shows within
   :data:`POLL_SECONDS`.
 
+On PostgreSQL a change's ``NOTIFY`` goes in the change's own transaction (:meth:`Hub.commit`): PostgreSQL
+delivers it at the commit, so never for a change rolled back, and it costs no transaction of its own.
+
 A message too long for the channel (PostgreSQL's ``NOTIFY`` carries under 8000 bytes) travels as
 :data:`RELOAD`: the screens of the other processes read the state from the database. So do all screens of a
 process whose channel connection was lost, once it is back: they may have missed something meanwhile.
@@ -20,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 from collections import defaultdict
@@ -28,7 +30,9 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any, Protocol
 
-from sqlalchemy import Engine, func, select
+import orjson
+from sqlalchemy import Connection, Engine, bindparam, func, select
+from sqlalchemy.orm import Session
 
 __all__ = ["POLL_SECONDS", "RELOAD", "Channel", "Hub", "PostgresChannel", "RedisChannel", "hub_for"]
 
@@ -92,22 +96,44 @@ class Hub:
 
     def publish(self, topic: str, message: dict[str, Any]) -> None:
         """Send ``message`` to every subscriber of ``topic`` in every process; call it after the commit."""
-        if self._loop is not None and not self._loop.is_closed():
-            self._loop.call_soon_threadsafe(self._deliver, topic, message)
+        self._here(topic, message)
         if self._channel is None:
             return
-        text = json.dumps({"from": self._origin, "topic": topic, "message": message}, separators=(",", ":"))
-        limit = self._channel.limit
-        if limit is not None and len(text.encode()) > limit:
-            text = json.dumps({"from": self._origin, "topic": topic})
         try:
-            self._channel.send(text)
+            self._channel.send(self._text(topic, message))
         except Exception:  # the move is committed whatever the channel does; other screens see it later
             log.exception("live update of %s not sent to the other processes", topic)
 
+    def commit(self, session: Session, topic: str, message: dict[str, Any]) -> None:
+        """Commit ``session`` and publish ``message`` (:meth:`publish`): in the session's own transaction
+        where the channel can carry it there (PostgreSQL ``NOTIFY``: sent by the commit, or not at all)."""
+        channel = self._channel
+        if not isinstance(channel, PostgresChannel):
+            session.commit()
+            self.publish(topic, message)
+            return
+        channel.send_within(session.connection(), self._text(topic, message))
+        session.commit()
+        self._here(topic, message)
+
+    def _here(self, topic: str, message: dict[str, Any]) -> None:
+        """Hand ``message`` to this process's screens of ``topic``; the event loop is woken only if there are
+        some (a screen that subscribes after this check reads the state itself, already committed)."""
+        loop = self._loop
+        if topic in self._topics and loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._deliver, topic, message)
+
+    def _text(self, topic: str, message: dict[str, Any]) -> str:
+        """What the channel carries: the message, or (too long for it) only the topic, to be read again."""
+        text = orjson.dumps({"from": self._origin, "topic": topic, "message": message})
+        limit = self._channel.limit if self._channel is not None else None
+        if limit is not None and len(text) > limit:
+            text = orjson.dumps({"from": self._origin, "topic": topic})
+        return text.decode()
+
     def _heard(self, text: str) -> None:
         try:
-            said = json.loads(text)
+            said = orjson.loads(text)
             origin, topic, message = said["from"], str(said["topic"]), said.get("message", RELOAD)
         except (ValueError, KeyError, TypeError):
             log.warning("ignored a live update that is not ours: %.80r", text)
@@ -130,6 +156,7 @@ class PostgresChannel:
     """``NOTIFY`` through the app's own connections; ``LISTEN`` on one psycopg connection of its own."""
 
     limit: int | None = 7900  # PostgreSQL refuses a payload of 8000 bytes or more
+    _NOTIFY = select(func.pg_notify(NAME, bindparam("text")))
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
@@ -137,7 +164,11 @@ class PostgresChannel:
 
     def send(self, text: str) -> None:
         with self._engine.begin() as connection:
-            connection.execute(select(func.pg_notify(NAME, text)))
+            self.send_within(connection, text)
+
+    def send_within(self, connection: Connection, text: str) -> None:
+        """``NOTIFY`` in ``connection``'s transaction: delivered when it commits, never if it rolls back."""
+        connection.execute(self._NOTIFY, {"text": text})
 
     async def listen(self, heard: Heard, connected: Callable[[], None]) -> None:
         import psycopg

@@ -15,10 +15,10 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from fastapi.responses import JSONResponse, Response
-from starlette.requests import Request, cookie_parser
+from starlette.requests import Request
 
+from hotdice.web.asgi import device_cookie, header
 from hotdice.web.routes.pages import render_error
-from hotdice.web.services import players
 from hotdice.web.settings import Rate, Settings
 
 __all__ = ["MAX_HEADERS", "MAX_TARGET", "Buckets", "RateLimits", "SizeLimits"]
@@ -108,11 +108,9 @@ class RateLimits:
         a device cookie, its address's new devices."""
         client = scope.get("client")
         address = str(client[0]) if client else "unknown"
-        headers = dict(scope["headers"])
-        token = cookie_parser(headers.get(b"cookie", b"").decode("latin-1")).get(players.COOKIE)
+        token = device_cookie(scope)
         limits = [("address", f"address:{address}", self.address)]
-        if players.valid_token(token):
-            assert token is not None
+        if token is not None:
             limits.append(("device", f"device:{hashlib.sha256(token.encode()).hexdigest()}", self.player))
         else:
             limits.append(("new-device", f"new:{address}", self.new_device))
@@ -152,7 +150,7 @@ class SizeLimits:
             await self.app(scope, receive, send)
             return
         too_big = _too_large(f"the request body is larger than {self.max_body} bytes")
-        length = dict(scope["headers"]).get(b"content-length")
+        length = header(scope, b"content-length")
         if length is not None and not length.isdigit():
             bad = {"detail": "the Content-Length header is not a number", "code": "bad-request"}
             await _refuse(scope, receive, send, 400, bad)

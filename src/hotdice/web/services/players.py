@@ -6,6 +6,7 @@ Only the token's SHA-256 is stored, so a copy of the database does not let anyon
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 
 from sqlalchemy import select
@@ -34,9 +35,12 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
+
+
 def valid_token(token: str | None) -> bool:
     """A token this server could have made (43 url-safe characters); anything else is ignored."""
-    return token is not None and len(token) == 43 and all(c.isalnum() or c in "-_" for c in token)
+    return token is not None and _TOKEN.fullmatch(token) is not None
 
 
 def _hash(token: str) -> str:

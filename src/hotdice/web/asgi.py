@@ -1,0 +1,37 @@
+"""What the middlewares and the routes read from an ASGI request, read once and cheaply: they run at every
+request, where building a dict of the headers or parsing the cookies again showed in the profile."""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from typing import Any
+
+from starlette.requests import cookie_parser
+
+from hotdice.web.services import players
+
+__all__ = ["device_cookie", "header"]
+
+Scope = MutableMapping[str, Any]
+_DEVICE = "device_cookie"  # where device_cookie keeps the request's token in its state
+
+
+def header(scope: Scope, name: bytes) -> bytes | None:
+    """The value of the request's header ``name`` (lower case, as ASGI servers give them), without building a
+    dict of all the headers at every request."""
+    for key, value in scope["headers"]:
+        if key == name:
+            return bytes(value)
+    return None
+
+
+def device_cookie(scope: Scope) -> str | None:
+    """The device token of the request's cookie, if it is one this server could have made; the cookie is
+    parsed once a request (the rate limits, the device middleware and the routes all ask)."""
+    state = scope.setdefault("state", {})
+    if _DEVICE not in state:
+        raw = header(scope, b"cookie")
+        token = None if raw is None else cookie_parser(raw.decode("latin-1")).get(players.COOKIE)
+        state[_DEVICE] = token if players.valid_token(token) else None
+    found: str | None = state[_DEVICE]
+    return found
