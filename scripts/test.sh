@@ -15,4 +15,4 @@ if [ ${#missing[@]} -gt 0 ]; then
     fi
 fi
 python3 -m pip install -q -e '.[test]'
-exec python3 -m pytest -q "$@"
+exec python3 -m pytest -q -n 2 "$@"

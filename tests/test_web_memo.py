@@ -70,8 +70,10 @@ def test_a_kept_game_answers_as_its_replayed_record(app: FastAPI, alice: TestCli
 
 def test_a_move_written_by_another_process_is_never_hidden_by_a_kept_game(app: FastAPI, alice: TestClient) -> None:
     made = alice.post("/api/games", json={"mode": "solo"}).json()
-    view = step(alice, alice.get(f"/api/games/{made['id']}").json())
-    assert view["phase"] == Phase.SET_ASIDE.value and games.REBUILT.get(view["id"]) is not None
+    view = alice.get(f"/api/games/{made['id']}").json()
+    while view["phase"] != Phase.SET_ASIDE.value:  # a first roll may be a farkle (2.3 % with six dice)
+        view = step(alice, view)
+    assert games.REBUILT.get(view["id"]) is not None
     # Another process moves the game on: it replays the record and writes the set-aside and a new roll.
     with app.state.db.session() as session:
         row = session.get(WebGame, view["id"])
