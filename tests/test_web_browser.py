@@ -173,7 +173,9 @@ def play(page: Page, gid: str, *, keyboard: bool = False, limit: int = 600) -> d
             expect(page.locator("#over")).to_be_visible()
             return view
         if view["to_act"] not in view["you"]:
-            page.wait_for_timeout(100)  # the computer, or another device, is playing
+            # The computer, or another device, is playing: wait for the page to show it, without asking the API
+            # (polling it here, on the page's own device, ran into the device's rate limit once answers were quick).
+            shows(page, view["n"] + 1)
             continue
         act_once(page, view, keyboard)
         page.wait_for_function(f"() => Number(document.getElementById('table').dataset.n) > {view['n']}")

@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException
 from hotdice.web.asgi import device_cookie
 from hotdice.web.db import Database
 from hotdice.web.errors import WebError
+from hotdice.web.hot import HotRoutes
 from hotdice.web.hub import hub_for
 from hotdice.web.limits import RateLimits, SizeLimits
 from hotdice.web.logs import RequestLog
@@ -103,6 +104,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.db = db
     app.state.hub = hub
     app.state.static_version = _static_version()
+    # Innermost, after the device cookie: the moves' three routes, without FastAPI's routing (hotdice.web.hot).
+    app.add_middleware(HotRoutes)
     app.add_middleware(DeviceCookie)
     app.add_middleware(SizeLimits, max_body=settings.max_body)
     app.add_middleware(RateLimits, settings=settings)  # outermost: counted before anything else is done

@@ -5,8 +5,8 @@ Used as ``Annotated`` aliases (``SessionDep``, ``PlayerDep``, ...), as in the Fa
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from typing import Annotated
+from collections.abc import AsyncIterator, MutableMapping
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from fastapi.concurrency import run_in_threadpool
@@ -32,6 +32,8 @@ __all__ = [
     "SettingsDep",
     "TranslatorDep",
     "VisitorDep",
+    "token_of",
+    "translator",
 ]
 
 
@@ -70,10 +72,14 @@ async def _hub(conn: HTTPConnection) -> Hub:
     return hub
 
 
-async def device_token(conn: HTTPConnection) -> str:
+def token_of(scope: MutableMapping[str, Any]) -> str:
     """The device's token: its cookie, or the one the device middleware has just made for it."""
-    token = conn.scope.get("state", {}).get("device_token") or device_cookie(conn.scope)
+    token = scope.get("state", {}).get("device_token") or device_cookie(scope)
     return str(token or "")
+
+
+async def device_token(conn: HTTPConnection) -> str:
+    return token_of(conn.scope)
 
 
 DatabaseDep = Annotated[Database, Depends(_database)]
@@ -83,8 +89,13 @@ HubDep = Annotated[Hub, Depends(_hub)]
 DeviceDep = Annotated[str, Depends(device_token)]
 
 
-async def _translator(request: Request) -> Translator:
+def translator(request: Request) -> Translator:
+    """The translator to the request's language: its cookie's, else its browser's."""
     return Translator(pick_language(request.cookies.get(LANG_COOKIE), request.headers.get("accept-language")))
+
+
+async def _translator(request: Request) -> Translator:
+    return translator(request)
 
 
 TranslatorDep = Annotated[Translator, Depends(_translator)]
@@ -100,7 +111,7 @@ async def _player_id(session: SessionDep, token: DeviceDep, request: Request) ->
     known = players.known_id(token)
     if known is not None:
         return known
-    t = await _translator(request)
+    t = translator(request)
     return await run_in_threadpool(players.device_player_id, session, token, t("home.default_name"))
 
 

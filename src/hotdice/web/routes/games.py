@@ -1,4 +1,9 @@
-"""Games on one device (solo, race, against the computer, together, score pad) and the play of every game."""
+"""Games on one device (solo, race, against the computer, together, score pad) and the play of every game.
+
+A well-formed action, computer step or look at a game is answered through :mod:`hotdice.web.hot`, which calls
+the functions below without FastAPI's routing; their declarations here give the OpenAPI schema, and they
+answer (and refuse) every request of those routes that is not plainly well-formed.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +23,7 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 Answer = dict[str, Any]  # what the OpenAPI schema shows of the routes below that answer with their JSON text
 
 
-def _json(answer: Answer) -> Response:
+def answer_json(answer: Answer) -> Response:
     """The answer as JSON text, written here in the request's worker thread: a dict returned from a route
     is gone over again by FastAPI (and handed to another worker thread) to be serialized."""
     return Response(orjson.dumps(answer), media_type="application/json")
@@ -32,7 +37,7 @@ def _answer(acted: Acted, session: Session, hub: HubDep) -> Response:
     else:
         session.commit()
     message = "done" if acted.applied else "this action was already applied: nothing changed"
-    return _json({"applied": acted.applied, "message": message, "game": acted.view})
+    return answer_json({"applied": acted.applied, "message": message, "game": acted.view})
 
 
 @router.post("", status_code=201)
@@ -46,7 +51,7 @@ def new_game(body: NewGame, player: PlayerDep, session: SessionDep, t: Translato
 
 @router.get("/{game_id}", response_model=Answer)
 def get_game(game_id: GameId, session: SessionDep, visitor: VisitorDep) -> Response:
-    return _json(games.show(session, game_id, None if visitor is None else visitor.id))
+    return answer_json(games.show(session, game_id, None if visitor is None else visitor.id))
 
 
 @router.post("/{game_id}/act", response_model=Answer)

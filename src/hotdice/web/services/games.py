@@ -520,13 +520,17 @@ def view(loaded: Loaded, viewer_id: str | None = None) -> dict[str, Any]:
             "risk": _risk(rules, dice),
         })
     # Why each other choice of dice from the roll is refused, in the engine's words (at most 63 of them).
+    # From the roll sorted, the same dice come as the same tuple: each is asked about once.
     refusals: dict[str, str] = {}
     if game.phase is Phase.SET_ASIDE and game.roll is not None:
-        for size in range(1, len(game.roll) + 1):
-            for chosen in itertools.combinations(game.roll, size):
-                keep = SetAside(*chosen)
-                if str(keep) not in refusals and (reason := game.why_not_set_aside(keep)) is not None:
-                    refusals[str(keep)] = reason
+        roll, asked = sorted(game.roll), set()
+        for size in range(1, len(roll) + 1):
+            for chosen in itertools.combinations(roll, size):
+                if chosen not in asked:
+                    asked.add(chosen)
+                    keep = SetAside(*chosen)
+                    if (reason := game.why_not_set_aside(keep)) is not None:
+                        refusals[str(keep)] = reason
     deciding = game.phase is Phase.DECIDE
     return {
         **state_json(game),  # the game itself, as records show it; what only the table needs follows
@@ -557,8 +561,10 @@ def view(loaded: Loaded, viewer_id: str | None = None) -> dict[str, Any]:
         "can_bank": BANK in game.legal_actions(),
         "bank_records": bank_records(rules, entered=entered, turn_total=game.turn_total),
         "risk": _risk(rules, game.dice_to_roll),
+        # ``_value_``: the member's value as a plain attribute (``.value`` is a descriptor, slow at every event).
         "events": [
-            {"k": e.kind.value, "p": e.player, "t": e.turn, "pts": e.points, "d": list(e.dice)} for e in game.events
+            {"k": kind._value_, "p": player, "t": turn, "pts": points, "d": list(dice)}
+            for kind, player, turn, points, dice in game.events
         ],
         "hints": row.mode in HINT_MODES,
         "roll_off": loaded.extra.get("roll_off"),
