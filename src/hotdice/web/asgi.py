@@ -3,16 +3,18 @@ request, where building a dict of the headers or parsing the cookies again showe
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from starlette.requests import cookie_parser
 
 from hotdice.web.services import players
 
-__all__ = ["device_cookie", "header"]
+__all__ = ["body_again", "device_cookie", "header"]
 
 Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
 _DEVICE = "device_cookie"  # where device_cookie keeps the request's token in its state
 
 
@@ -35,3 +37,18 @@ def device_cookie(scope: Scope) -> str | None:
         state[_DEVICE] = token if players.valid_token(token) else None
     found: str | None = state[_DEVICE]
     return found
+
+
+def body_again(body: bytes, receive: Receive) -> Receive:
+    """``receive`` for the app after a middleware has read the whole body: the body again, then whatever comes
+    next (the client leaving)."""
+    given = False
+
+    async def again() -> Message:
+        nonlocal given
+        if given:
+            return await receive()
+        given = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return again

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from starlette.requests import Request
 from starlette.routing import BaseRoute
 
-from hotdice.web.asgi import header
+from hotdice.web.asgi import body_again, header
 from hotdice.web.db import Database
 from hotdice.web.deps import token_of, translator
 from hotdice.web.errors import WebError
@@ -81,20 +81,6 @@ async def _whole_body(receive: Receive) -> bytes | None:
             return b"".join(chunks)
 
 
-def _replayed(body: bytes, receive: Receive) -> Receive:
-    """``receive`` for the app after this has read the body: the body again, then whatever comes next."""
-    given = False
-
-    async def again() -> Message:
-        nonlocal given
-        if given:
-            return await receive()
-        given = True
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    return again
-
-
 class HotRoutes:
     """Answers ``POST /api/games/{id}/act``, ``POST /api/games/{id}/computer`` and ``GET /api/games/{id}``;
     passes everything else, and anything it is not sure of, to the app. Sits inside the device middleware."""
@@ -127,7 +113,7 @@ class HotRoutes:
                 return  # the client is gone
             body = _json_body(scope, raw, _BODIES[step])
             if body is None:
-                await self.app(scope, _replayed(raw, receive), send)
+                await self.app(scope, body_again(raw, receive), send)
                 return
         scope["route"] = route  # for the request log, as the router would have set it
         token = token_of(scope)

@@ -17,7 +17,7 @@ from typing import Any
 from fastapi.responses import JSONResponse, Response
 from starlette.requests import Request
 
-from hotdice.web.asgi import device_cookie, header
+from hotdice.web.asgi import body_again, device_cookie, header
 from hotdice.web.routes.pages import render_error
 from hotdice.web.settings import Rate, Settings
 
@@ -172,13 +172,4 @@ class SizeLimits:
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if replayed:
-                return await receive()
-            replayed = True
-            return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-
-        await self.app(scope, replay, send)
+        await self.app(scope, body_again(b"".join(chunks), receive), send)
