@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 from hotdice.record import Record
 from tests.web_support import next_intent
@@ -129,7 +130,14 @@ def game_id(page: Page) -> str:
 
 
 def api_view(page: Page, gid: str) -> dict[str, Any]:
-    answer = page.request.get(f"/api/games/{gid}")
+    try:
+        answer = page.request.get(f"/api/games/{gid}")
+    except PlaywrightError as exc:
+        # A kept-alive connection the server closed as it was reused (uvicorn closes idle ones after 5 s):
+        # a browser sends an idempotent GET again, and so does this.
+        if "ECONNRESET" not in str(exc):
+            raise
+        answer = page.request.get(f"/api/games/{gid}")
     assert answer.ok, answer.text()
     view = answer.json()
     assert isinstance(view, dict)
