@@ -3,18 +3,13 @@ request, where building a dict of the headers or parsing the cookies again showe
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
-
 from starlette.requests import cookie_parser
+from starlette.types import Message, Receive, Scope
 
 from hotdice.web.services import players
 
 __all__ = ["body_again", "device_cookie", "header"]
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
 _DEVICE = "device_cookie"  # where device_cookie keeps the request's token in its state
 
 

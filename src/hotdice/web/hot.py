@@ -10,8 +10,7 @@ taken does what those routes do, with the same single hand-off to a worker threa
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, MutableMapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import orjson
 from fastapi.concurrency import run_in_threadpool
@@ -21,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 from sqlalchemy.orm import Session
 from starlette.requests import Request
 from starlette.routing import BaseRoute
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from hotdice.web.asgi import body_again, header
 from hotdice.web.db import Database
@@ -33,11 +33,6 @@ from hotdice.web.services import games, players
 
 __all__ = ["HotRoutes"]
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 _PATH = re.compile(r"/api/games/([^/]+)(/act|/computer)?")  # as Starlette matches "{game_id}": no slash
 MAX_ID = 32  # schemas.GameId: a longer id is FastAPI's to refuse

@@ -11,11 +11,11 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from collections.abc import Callable
 
 from fastapi.responses import JSONResponse, Response
 from starlette.requests import Request
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from hotdice.web.asgi import body_again, device_cookie, header
 from hotdice.web.routes.pages import render_error
@@ -23,11 +23,6 @@ from hotdice.web.settings import Rate, Settings
 
 __all__ = ["MAX_HEADERS", "MAX_TARGET", "Buckets", "RateLimits", "SizeLimits"]
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 MAX_TARGET = 4096  # bytes of path and query string
 MAX_HEADERS = 16 * 1024  # bytes of all header names and values

@@ -14,12 +14,12 @@ import logging
 import re
 import time
 import uuid
-from collections.abc import Awaitable, Callable, MutableMapping
 from datetime import UTC, datetime
 from typing import Any
 
 import orjson
 from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = ["ACCESS", "ERRORS", "LOG_CONFIG", "REQUEST_ID_HEADER", "JsonFormatter", "RequestLog"]
 
@@ -31,11 +31,6 @@ _GIVEN_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 # Fields a request adds to its log record (``extra=``) and the formatter writes out.
 FIELDS = ("method", "path", "status", "duration_ms", "request_id", "client")
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 class JsonFormatter(logging.Formatter):

@@ -39,7 +39,7 @@ def affordable(rules: Rules) -> bool:
     """Whether the two-player table of ``rules`` is at hand within a wait a player accepts: cached already, or
     solved in well under a minute on two cores (up to a 10 000 target; 2 000 under the three-farkle penalty,
     whose repeated passes take about 20 minutes at 10 000). See BENCHMARKS.md."""
-    if _path("two", rules).exists():
+    if solved(rules):
         return True
     return rules.target <= (2_000 if rules.three_farkles else 10_000)
 
