@@ -4,7 +4,7 @@ Run: ``python bench/bench_load.py [--duration 300] [--players 250] [--rate 500] 
 [--postgres | --database-url URL | --url http://host:port] [--versus 0.5] [--level medium]``
 
 - The bench starts the server itself (``hotdice serve --workers N`` when the command has that option, else
-  N ``uvicorn --factory hotdice.web.app:create_app`` processes on N ports, the players spread over them) on
+  N ``uvicorn --factory hotdice.web.app:serve_app`` processes on N ports, the players spread over them) on
   a fresh SQLite file, a database given by ``--database-url``, or (``--postgres``) a PostgreSQL database it
   creates and drops. ``--url``: play against a server already running (its CPU is then not measured).
 - Each virtual player is a browser of its own (its own device cookie and connection) and plays games back
@@ -273,14 +273,14 @@ def start_servers(workers: int, env: dict[str, str], launch: str, log: Path) -> 
         ports = [free_port() for _ in range(workers)]
         procs = [
             subprocess.Popen(
-                [sys.executable, "-m", "uvicorn", "--factory", "hotdice.web.app:create_app", "--port", str(port),
+                [sys.executable, "-m", "uvicorn", "--factory", "hotdice.web.app:serve_app", "--port", str(port),
                  "--log-level", "warning", "--no-access-log"],
                 env=env, stdout=out, stderr=out,
             )
             for port in ports
         ]
         servers = Servers(procs, [f"http://127.0.0.1:{port}" for port in ports],
-                          f"{workers} × uvicorn --factory hotdice.web.app:create_app")
+                          f"{workers} × uvicorn --factory hotdice.web.app:serve_app")
     try:
         for url in servers.urls:
             wait_ready(url, servers.processes, log)

@@ -62,7 +62,7 @@ def test_a_kept_game_answers_as_its_replayed_record(app: FastAPI, alice: TestCli
         if view["outcome"] is not None:
             break
         view = step(alice, view)  # played on the game kept since the last action
-        assert games.REBUILT.get(view["id"]) is not None
+        assert (games.REBUILT.get(view["id"]) is not None) == (view["outcome"] is None)
         games.REBUILT.clear()
         assert alice.get(f"/api/games/{view['id']}").json() == view  # rebuilt from the record alone
     assert view["n"] >= 40 or view["outcome"] is not None
@@ -93,6 +93,18 @@ def test_a_move_written_by_another_process_is_never_hidden_by_a_kept_game(app: F
     # And the device's stale intent, at the number it saw, changes nothing.
     stale = alice.post(f"/api/games/{view['id']}/act", json={"n": view["n"], "then": "bank"})
     assert stale.status_code == 409 and stale.json()["game"]["n"] == now["n"]
+
+
+def test_a_finished_game_is_not_kept_and_still_answers_as_its_record(app: FastAPI, alice: TestClient) -> None:
+    """Nothing plays a finished game any more: keeping it would only give the garbage collector more to go over."""
+    made = alice.post("/api/games", json={"mode": "solo"}).json()
+    view = alice.get(f"/api/games/{made['id']}").json()
+    while view["outcome"] is None:
+        assert games.REBUILT.get(view["id"]) is not None  # kept from the first look on
+        view = step(alice, view)
+    assert games.REBUILT.get(view["id"]) is None
+    assert alice.get(f"/api/games/{view['id']}").json() == view  # rebuilt from the record
+    assert games.REBUILT.get(view["id"]) is None
 
 
 def test_a_device_is_remembered_only_once_its_player_is_stored(app: FastAPI, alice: TestClient) -> None:

@@ -247,13 +247,64 @@ def test_many_concurrent_starts_of_the_daily_give_one_official_attempt(
     answers = _at_once([lambda i=i: carol.post(f"{two_servers[i % 2]}/api/daily") for i in range(STARTS)])
     started = [_ok(answer) for answer in answers]
     assert {s["id"] for s in started} == {started[0]["id"]} and all(s["official"] for s in started), started
+    assert _rows(database_url, WebGame.id, WebGame.official) == [(started[0]["id"], True)]
+
+
+def _play_through(client: httpx.Client, url: str, game_id: str) -> list[dict[str, Any]]:
+    """Play a game to its end with the plain strategy; the intents sent."""
+    view = _ok(client.get(f"{url}/api/games/{game_id}"))
+    intents = []
+    while view["outcome"] is None:
+        intents.append({"n": view["n"], **next_intent(view)})
+        view = _ok(client.post(f"{url}/api/games/{game_id}/act", json=intents[-1]))["game"]
+    return intents
+
+
+def _rows(database_url: str, *columns: Any) -> list[Any]:
     engine = create_engine(database_url)
     try:
         with engine.connect() as connection:
-            rows = connection.execute(select(WebGame.id, WebGame.official, WebGame.owner_id)).all()
+            return list(connection.execute(select(*columns)).all())
     finally:
         engine.dispose()
-    assert [(r.id, r.official) for r in rows] == [(started[0]["id"], True)]
+
+
+def test_concurrent_starts_after_the_official_attempt_give_one_more_attempt(
+    two_servers: tuple[str, str], database_url: str
+) -> None:
+    """Once the official attempt is over, a start makes a new (unofficial) attempt, or goes back to the one
+    not finished: many starts at once make one."""
+    alice = _device(two_servers)
+    official = _ok(alice.post(f"{two_servers[0]}/api/daily"))["id"]
+    _play_through(alice, two_servers[0], official)
+    answers = _at_once([lambda i=i: alice.post(f"{two_servers[i % 2]}/api/daily") for i in range(STARTS)])
+    started = [_ok(answer) for answer in answers]
+    assert {s["id"] for s in started} == {started[0]["id"]} != {official}, started
+    assert not any(s["official"] for s in started)
+    assert sorted(_rows(database_url, WebGame.id, WebGame.official)) == sorted(
+        [(official, True), (started[0]["id"], False)])
+
+
+def test_concurrent_joins_and_starts_of_one_table_seat_everyone_and_make_one_game(
+    two_servers: tuple[str, str], database_url: str
+) -> None:
+    """Five devices join at the same moment through both processes: all are seated, each once. The host then
+    starts the table many times at once: one game, the table's, with every seat."""
+    urls = two_servers
+    host = _device(urls)
+    code = _ok(host.post(f"{urls[0]}/api/tables", json={}))["code"]
+    guests = [_device(urls) for _ in range(5)]
+    joined = _at_once([lambda i=i, g=g: g.post(f"{urls[i % 2]}/api/tables/{code}/join", json={"name": f"P{i}"})
+                       for i, g in enumerate(guests)])
+    assert all(answer.status_code == 200 for answer in joined), [a.text for a in joined]
+    seats = _ok(host.get(f"{urls[1]}/api/tables/{code}"))["seats"]
+    assert sorted(s["name"] for s in seats[1:]) == [f"P{i}" for i in range(5)]
+    answers = _at_once([lambda i=i: host.post(f"{urls[i % 2]}/api/tables/{code}/start") for i in range(STARTS)])
+    games = {_ok(answer)["game"] for answer in answers}
+    rows = _rows(database_url, WebGame.id, WebGame.table_code)
+    assert len(games) == 1 and rows == [(games.pop(), code)], rows
+    view = _ok(host.get(f"{urls[0]}/api/games/{rows[0][0]}"))
+    assert len(view["players"]) == 6
 
 
 def test_duplicated_reordered_and_concurrent_intents_change_the_game_once_each(
@@ -266,11 +317,7 @@ def test_duplicated_reordered_and_concurrent_intents_change_the_game_once_each(
     urls = two_servers
     alice = _device(urls)
     reference = _ok(alice.post(f"{urls[0]}/api/daily"))["id"]
-    view = _ok(alice.get(f"{urls[0]}/api/games/{reference}"))
-    intents = []
-    while view["outcome"] is None:
-        intents.append({"n": view["n"], **next_intent(view)})
-        view = _ok(alice.post(f"{urls[0]}/api/games/{reference}/act", json=intents[-1]))["game"]
+    intents = _play_through(alice, urls[0], reference)
     second = _ok(alice.post(f"{urls[1]}/api/daily"))
     assert second["official"] is False
 
@@ -296,12 +343,7 @@ def test_duplicated_reordered_and_concurrent_intents_change_the_game_once_each(
             assert len(ahead) < len(sent)  # the game moved on
             sent = ahead
     assert applied == {i["n"]: 1 for i in intents}
-    engine = create_engine(database_url)
-    try:
-        with engine.connect() as connection:
-            records = dict(connection.execute(select(WebGame.id, WebGame.record)).all())
-    finally:
-        engine.dispose()
+    records = dict(_rows(database_url, WebGame.id, WebGame.record))
     assert Record.from_json(records[second["id"]]).history == Record.from_json(records[reference]).history
 
 

@@ -1,6 +1,6 @@
 """Real ``hotdice serve`` processes for the web tests: uvicorn on ports of their own, on one database.
 
-:func:`start_server` runs ``uvicorn --factory hotdice.web:create_app`` as a child process. A test that kills
+:func:`start_server` runs ``uvicorn --factory hotdice.web:serve_app`` as a child process. A test that kills
 servers many times uses a :class:`Preloader` instead: a process that has imported the web app once and forks
 a fresh server on demand (as a preloading process manager does), so a killed server is back in a fraction of a
 second instead of the seconds the imports take. Each forked server opens the database anew.
@@ -72,7 +72,7 @@ class Server:
         self.port = free_port()
         self.url = f"http://{HOST}:{self.port}"
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "--factory", "hotdice.web:create_app",
+            [sys.executable, "-m", "uvicorn", "--factory", "hotdice.web:serve_app",
              "--host", HOST, "--port", str(self.port), "--log-level", "warning"],
             env=env, cwd=ROOT,
         )
@@ -121,16 +121,16 @@ class Preloader:
 def _preload() -> None:
     import uvicorn
 
-    from hotdice.web import create_app
+    from hotdice.web import serve_app
 
-    uvicorn.Config(create_app, host=HOST, factory=True).load()  # imports what each server would import when it starts
+    uvicorn.Config(serve_app, host=HOST, factory=True).load()  # imports what each server would import when it starts
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps killed servers
     for line in sys.stdin:
         port = int(line)
         pid = os.fork()
         if pid == 0:
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-            uvicorn.run(create_app(), host=HOST, port=port, log_level="warning")
+            uvicorn.run(serve_app(), host=HOST, port=port, log_level="warning")
             os._exit(0)
         print(pid, flush=True)
 

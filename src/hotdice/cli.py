@@ -416,7 +416,7 @@ def serve_command(
     # A factory named by import string: every worker process builds its own app (database pool, hub). A new
     # worker answers its supervisor only once Python has loaded it, which takes seconds on a busy machine: a
     # shorter wait has uvicorn kill and restart workers that were merely starting.
-    uvicorn.run("hotdice.web.app:create_app", factory=True, host=host, port=port, workers=workers,
+    uvicorn.run("hotdice.web.app:serve_app", factory=True, host=host, port=port, workers=workers,
                 log_config=LOG_CONFIG, access_log=False, proxy_headers=proxy_headers,
                 forwarded_allow_ips=forwarded_allow_ips, timeout_worker_healthcheck=60)
 

@@ -1,5 +1,6 @@
-"""``hotdice serve``: the game in the browser. FastAPI app (:func:`create_app`), Jinja2 pages, static
-vanilla JS and CSS shipped in the package (no build step), games held by the server.
+"""``hotdice serve``: the game in the browser. FastAPI app (:func:`create_app`; :func:`serve_app` in a server
+process), Jinja2 pages, static vanilla JS and CSS shipped in the package (no build step), games held by the
+server.
 
 Layout: ``app.py`` (factory), ``routes/`` (thin: one module per part, collected in ``routes/__init__``),
 ``services/`` (the logic), ``deps.py`` (``Annotated`` dependencies), ``settings.py`` (environment),
@@ -7,7 +8,7 @@ Layout: ``app.py`` (factory), ``routes/`` (thin: one module per part, collected 
 ``templates/`` and ``static/``.
 """
 
-from hotdice.web.app import create_app
+from hotdice.web.app import create_app, serve_app
 from hotdice.web.settings import Settings
 
-__all__ = ["Settings", "create_app"]
+__all__ = ["Settings", "create_app", "serve_app"]

@@ -14,13 +14,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import URL, event
-from sqlalchemy.orm import ORMExecuteState, Session, sessionmaker, with_loader_criteria
+from sqlalchemy import URL, event, update
+from sqlalchemy.orm import DeclarativeBase, ORMExecuteState, Session, sessionmaker, with_loader_criteria
 from sqlalchemy.pool import Pool, QueuePool
 
 from hotdice.store import GameResult, Store
 
-__all__ = ["Database", "OwnedSession", "as_owner"]
+__all__ = ["Database", "OwnedSession", "as_owner", "hold"]
 
 _OWNER = "hotdice_owner"
 MANY_CONNECTIONS = 1000
@@ -57,6 +57,17 @@ def as_owner(session: Session, owner: str) -> Iterator[Session]:
         yield session
     finally:
         session.info[_OWNER] = before
+
+
+def hold(session: Session, model: type[DeclarativeBase], key: str) -> None:
+    """Hold the row of ``model`` whose primary key is ``key`` until the transaction ends, by writing it
+    unchanged: PostgreSQL locks the row, SQLite takes its write lock. Requests that hold the same row run one
+    after the other from here, and each reads what the one before it committed: a check-then-insert (a
+    second daily attempt, a seat, a table's game) cannot be done twice at once, in one process or several."""
+    (column,) = model.__table__.primary_key.columns  # type: ignore[attr-defined]
+    session.execute(
+        update(model).where(column == key).values({column.key: column}).execution_options(synchronize_session=False)
+    )
 
 
 def _connections(pool: Pool) -> int:

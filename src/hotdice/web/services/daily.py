@@ -25,6 +25,7 @@ from hotdice.modes import Mode, Result, compare, daily, daily_day, daily_seed
 from hotdice.players import make_player, play_game
 from hotdice.store.web_models import WebDailyPar, WebGame, WebPlayer, WebSecret
 from hotdice.verify import commitment_of
+from hotdice.web.db import hold
 from hotdice.web.errors import Conflict
 from hotdice.web.services.games import computer_spec, human_seat, new_game_row, player_name
 from hotdice.web.settings import Settings
@@ -81,6 +82,7 @@ def _attempts(session: Session, player: WebPlayer, day: date) -> list[WebGame]:
 def start(session: Session, settings: Settings, player: WebPlayer, now: datetime | None = None) -> WebGame:
     """Today's attempt of ``player``: the unfinished one if any, else a new one, official if it is the first."""
     day = daily_day(now)
+    hold(session, WebPlayer, player.id)  # the player's starts one at a time: each sees the attempt made before
     attempts = _attempts(session, player, day)
     for attempt in attempts:
         if not attempt.over:
@@ -89,13 +91,8 @@ def start(session: Session, settings: Settings, player: WebPlayer, now: datetime
     official = not attempts
     row = new_game_row(setup, player, [human_seat()], day=day, official=official,
                        official_day=day if official else None)
-    try:
-        with session.begin_nested():
-            session.add(row)
-    except IntegrityError:  # another request of the player's started the official attempt first: that one
-        if not official:
-            raise
-        return next(a for a in _attempts(session, player, day) if a.official)
+    session.add(row)
+    session.flush()
     return row
 
 

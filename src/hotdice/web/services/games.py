@@ -242,8 +242,10 @@ def load(session: Session, game_id: str) -> Loaded:
 
 def keep(loaded: Loaded) -> None:
     """Give the game back to :data:`REBUILT`: only while it is the game of ``loaded.row.record``, and once
-    nothing reads it any more (the next request may change it)."""
-    REBUILT.put(loaded.row.id, (loaded.row.record, loaded.game, loaded.seed))
+    nothing reads it any more (the next request may change it). A finished game is not kept: nothing plays
+    it any more, and the many objects of kept games are what the garbage collector goes over again and again."""
+    if loaded.game.outcome is None:
+        REBUILT.put(loaded.row.id, (loaded.row.record, loaded.game, loaded.seed))
 
 
 def show(session: Session, game_id: str, viewer_id: str | None) -> dict[str, Any]:
@@ -389,11 +391,20 @@ def act(session: Session, game_id: str, viewer_id: str, intent: Intent) -> Acted
         raise BadRequest(str(exc)) from None
     except IllegalMoveError as exc:
         raise Conflict(str(exc)) from None
+    return _saved(session, loaded, viewer_id) or _repeat_or_stale(load(session, game_id), viewer_id, n, lines)
+
+
+def _saved(session: Session, loaded: Loaded, viewer_id: str) -> Acted | None:
+    """Write the changed game and answer with its view; None: another request wrote it first (nothing was
+    written). The view is made before the write: from its UPDATE to the commit the row is locked (the whole
+    database on SQLite), so that time is kept short."""
+    shown = view(loaded, viewer_id)
     try:
         finished = save(session, loaded)
-    except MovedOn:  # a concurrent request came first: this same intent (a duplicate), or another one
-        return _repeat_or_stale(load(session, game_id), viewer_id, n, lines)
-    return Acted(_shown(loaded, viewer_id), applied=True, finished=finished)
+    except MovedOn:  # a concurrent request came first: this same action (a duplicate), or another one
+        return None
+    keep(loaded)
+    return Acted(shown, applied=True, finished=finished)
 
 
 def _repeat_or_stale(loaded: Loaded, viewer_id: str, n: int, lines: list[str]) -> Acted:
@@ -442,11 +453,8 @@ def computer_step(session: Session, game_id: str, viewer_id: str, n: int) -> Act
     dice = loaded.dice()
     assert dice is not None  # computers play only where the server rolls
     game.play(action, dice)
-    try:
-        finished = save(session, loaded)
-    except MovedOn:  # the same step asked from two screens at once: it was taken once
-        return Acted(_shown(load(session, game_id), viewer_id), applied=False)
-    return Acted(_shown(loaded, viewer_id), applied=True, finished=finished)
+    # None: the same step asked from two screens at once, taken once.
+    return _saved(session, loaded, viewer_id) or Acted(_shown(load(session, game_id), viewer_id), applied=False)
 
 
 def hint(session: Session, game_id: str, viewer_id: str) -> dict[str, Any]:

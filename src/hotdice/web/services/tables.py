@@ -16,6 +16,7 @@ from hotdice.engine import MAX_PLAYERS
 from hotdice.modes import ALPHABET, together
 from hotdice.rules import Rules, RulesError
 from hotdice.store.web_models import WebPlayer, WebTable, WebTableSeat
+from hotdice.web.db import hold
 from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound
 from hotdice.web.services.games import ONLINE, human_seat, new_game_row
 from hotdice.web.services.players import clean_name
@@ -63,9 +64,16 @@ def create(session: Session, host: WebPlayer, rules: str | None = None, roll_off
             continue
 
 
+def _held(session: Session, code: str) -> WebTable:
+    """The table, held until the transaction ends: joins and starts of one table go one at a time, each
+    seeing the seats and the game of the one before (:func:`hotdice.web.db.hold`)."""
+    hold(session, WebTable, parse_code(code))
+    return find(session, code)
+
+
 def join(session: Session, code: str, player: WebPlayer, name: str | None = None) -> WebTable:
     """Take a seat (again: rejoining keeps one's seat) while the host has not started."""
-    table = find(session, code)
+    table = _held(session, code)
     seats = _seats(session, table.code)
     if any(s.player_id == player.id for s in seats):
         return table
@@ -76,17 +84,14 @@ def join(session: Session, code: str, player: WebPlayer, name: str | None = None
     seated = clean_name(name if name is not None else player.name)
     if any(s.name.casefold() == seated.casefold() for s in seats):
         raise Conflict(f"someone at this table is already called {seated}: choose another name")
-    try:
-        with session.begin_nested():
-            number = session.scalar(select(func.count()).where(WebTableSeat.table_code == table.code)) or 0
-            session.add(WebTableSeat(table_code=table.code, seat=number, player_id=player.id, name=seated))
-    except IntegrityError:
-        raise Conflict("someone took that seat or name at the same moment: try again") from None
+    session.add(WebTableSeat(table_code=table.code, seat=len(seats), player_id=player.id, name=seated))
+    session.flush()
     return table
 
 
 def start(session: Session, code: str, player: WebPlayer) -> WebTable:
-    table = find(session, code)
+    """The game of the table's seats, made once: a repeated start answers with it."""
+    table = _held(session, code)
     if table.host_id != player.id:
         raise Forbidden("only the host starts the game")
     if table.game_id is not None:
