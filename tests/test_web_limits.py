@@ -8,8 +8,10 @@ exact values and on the real clock over HTTP (where a few milliseconds pass betw
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -24,7 +26,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from hotdice.web import Settings, create_app
-from hotdice.web.limits import MAX_HEADERS, MAX_TARGET, SWEEP_EVERY, Buckets
+from hotdice.web.limits import MAX_HEADERS, MAX_TARGET, SWEEP_EVERY, Buckets, Counter, SharedBuckets
 from hotdice.web.services.players import COOKIE
 from hotdice.web.settings import ADDRESS_RATE, MAX_BODY, NEW_DEVICE_RATE, PLAYER_RATE, Rate
 
@@ -132,6 +134,72 @@ def test_the_default_rates_let_a_club_play_behind_one_address(clock: FakeClock) 
             for _ in range(5 if tick % 600 == player else 1):
                 assert buckets.take("address", ADDRESS_RATE) == 0.0
                 assert buckets.take(f"device {player}", PLAYER_RATE) == 0.0
+
+
+# -- the buckets shared in Redis ----------------------------------------------------------------------------
+
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+def shared_buckets() -> SharedBuckets:
+    """Buckets in the real Redis, under a prefix of this test's own."""
+    return SharedBuckets(REDIS_URL, prefix=f"hotdice-test:{secrets.token_hex(8)}:")
+
+
+async def _takes(buckets: Counter) -> list[tuple[int, float] | None]:
+    """One sequence of requests, each counted against the buckets it names."""
+    slow, fresh = Rate(per_second=0.5, burst=5), Rate(per_second=1, burst=1)
+    asked = [[("k", slow)]] * 6  # the burst, then one too many
+    asked += [[("other", slow)]]  # each key its own bucket
+    asked += [[("k", slow), ("fresh", fresh)]]  # refused at the first: the second is not charged
+    asked += [[("fresh", fresh)], [("other", slow), ("fresh", fresh)]]  # its one token, then none
+    found = [await buckets.first_wait(limits) for limits in asked]
+    await buckets.close()
+    return found
+
+
+@pytest.mark.parametrize("make", [Buckets, shared_buckets], ids=["memory", "redis"])
+def test_the_buckets_give_their_burst_then_say_how_long_to_wait_in_memory_as_in_redis(
+    make: Callable[[], Counter],
+) -> None:
+    found = asyncio.run(_takes(make()))
+    assert [None if f is None else f[0] for f in found] == [None] * 5 + [0, None, 0, None, 1]
+    waits = [f[1] for f in found if f is not None]
+    # an empty bucket of 0.5/s has its next token in 2 s, one of 1/s in 1 s (less the moments gone by)
+    assert waits[0] == pytest.approx(2.0, abs=0.1) and waits[1] == pytest.approx(2.0, abs=0.1)
+    assert waits[2] == pytest.approx(1.0, abs=0.1)
+
+
+def test_buckets_in_redis_are_shared_and_forgotten_once_full_again() -> None:
+    async def run() -> tuple[list[tuple[int, float] | None], int]:
+        one, two = shared_buckets(), shared_buckets()
+        two._prefix = one._prefix  # two processes on one Redis
+        rate = Rate(per_second=20, burst=4)
+        found = [await (one, two)[i % 2].first_wait([("k", rate)]) for i in range(6)]
+        await asyncio.sleep(0.5)  # full again after 4/20 s: the key expires 1 s after that
+        found.append(await one.first_wait([("k", rate)]))
+        await asyncio.sleep(1.5)
+        left = await one._client.exists(one._prefix + "k")
+        await one.close()
+        await two.close()
+        return found, left
+
+    found, left = asyncio.run(run())
+    assert [None if f is None else f[0] for f in found] == [None] * 4 + [0, 0, None]
+    assert left == 0
+
+
+def test_unreachable_redis_lets_requests_through_and_warns_once(caplog: pytest.LogCaptureFixture) -> None:
+    async def run() -> list[tuple[int, float] | None]:
+        buckets = SharedBuckets("redis://127.0.0.1:1/0")  # nothing listens on port 1
+        found = [await buckets.first_wait([("k", Rate(per_second=1, burst=1))]) for _ in range(3)]
+        await buckets.close()
+        return found
+
+    with caplog.at_level(logging.WARNING, logger="hotdice.web.limits"):
+        assert asyncio.run(run()) == [None, None, None]
+    warned = [r for r in caplog.records if "cannot be reached" in r.getMessage()]
+    assert len(warned) == 1
 
 
 # -- the settings ---------------------------------------------------------------------------------------

@@ -23,9 +23,12 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, make_url, text
 from sqlalchemy.pool import NullPool
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from hotdice.store.migrate import _migration_engine, config, head
 from hotdice.web import Settings, create_app
+from hotdice.web.limits import MAX_WS_MESSAGE
 from hotdice.web.logs import ACCESS, ERRORS, JsonFormatter
 from tests.db_support import _server
 from tests.web_support import next_intent
@@ -139,12 +142,12 @@ class Server:
     def logs(self) -> list[dict[str, Any]]:
         return [json.loads(line) for line in list(self.lines) if line.startswith("{")]
 
-    def wait_until_started(self, timeout: float = 180) -> None:
+    def wait_until_started(self, workers: int = WORKERS, timeout: float = 180) -> None:
         """Until every worker has said its app started (each builds it from the environment)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             started = [log for log in self.logs() if log["message"] == "Application startup complete."]
-            if len(started) == WORKERS:
+            if len(started) == workers:
                 return
             assert self.process.poll() is None, "".join(self.lines)
             time.sleep(0.2)
@@ -213,6 +216,25 @@ def test_serve_with_two_workers_plays_games_through_both_on_one_database(tmp_pat
     assert len({log["process"] for log in requests}) == WORKERS  # both workers answered
     assert len({log["request_id"] for log in requests}) == len(requests)
     assert not [log for log in server.logs() if log["level"] == "error"]
+
+
+def test_serve_closes_a_websocket_that_sends_a_message_too_big(tmp_path: Path) -> None:
+    """A screen sends nothing; uvicorn's default would buffer 16 MiB of a message before the app sees it."""
+    env = {**os.environ, "HOTDICE_DATA_DIR": str(tmp_path), "HOTDICE_RATE_LIMITS": "off"}
+    env.pop("HOTDICE_DATABASE_URL", None)
+    server = Server(env)
+    try:
+        server.wait_until_started(workers=1)
+        made = httpx.post(f"http://127.0.0.1:{server.port}/api/games", json={"mode": "solo"}, timeout=30)
+        with connect(f"ws://127.0.0.1:{server.port}/ws/games/{made.json()['id']}", open_timeout=30) as screen:
+            assert json.loads(screen.recv(timeout=30))["type"] == "game"
+            screen.send("x" * (MAX_WS_MESSAGE - 100))  # within the limit: read and ignored
+            screen.send("x" * (MAX_WS_MESSAGE + 1))
+            with pytest.raises(ConnectionClosed) as closed:
+                screen.recv(timeout=30)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009  # message too big
+    finally:
+        server.stop()
 
 
 def test_serve_says_in_one_line_when_the_database_cannot_be_opened(tmp_path: Path) -> None:

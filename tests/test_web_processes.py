@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import secrets
 import statistics
 import threading
 import time
@@ -205,6 +206,21 @@ def test_redis_carries_the_moves_between_processes(tmp_path: Path) -> None:
             _, delays = _play_across(client, (a, b), view, watcher)
         # Pushed, not polled: with Redis the screens do not poll, and the moves come well within a poll.
         assert statistics.median(delays) < POLL_SECONDS / 2, delays
+
+
+@pytest.mark.parametrize("redis", [True, False], ids=["redis", "each-process"])
+def test_with_redis_the_rate_limits_are_shared_by_the_processes(redis: bool, tmp_path: Path) -> None:
+    """One device asks both processes in turn, with a burst of 6 and (almost) nothing after: with Redis, 6
+    answers in all; without, each process counts alone (README: up to N times the rate)."""
+    url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    limits = {"HOTDICE_RATE_LIMITS": "on", "HOTDICE_RATE_PLAYER": "0.01/s burst 6", "HOTDICE_RATE_ADDRESS": "off",
+              "HOTDICE_RATE_NEW_DEVICE": "off", **({"HOTDICE_REDIS_URL": REDIS_URL} if redis else {})}
+    with _two_servers(server_env(url, tmp_path, **limits)) as urls:
+        device = httpx.Client(timeout=30)
+        device.cookies.set("hotdice_device", secrets.token_urlsafe(32))
+        answers = [device.get(f"{urls[i % 2]}/api/openapi.json") for i in range(14)]
+    statuses = [answer.status_code for answer in answers]
+    assert statuses.count(200) == (6 if redis else 12) and set(statuses) == {200, 429}, statuses
 
 
 # -- idempotency and concurrency ------------------------------------------------------------------------------

@@ -394,6 +394,7 @@ def serve_command(
 
     from hotdice.store.migrate import upgrade
     from hotdice.web import Settings
+    from hotdice.web.limits import MAX_WS_MESSAGE
     from hotdice.web.logs import LOG_CONFIG
 
     try:
@@ -418,7 +419,7 @@ def serve_command(
     # shorter wait has uvicorn kill and restart workers that were merely starting.
     uvicorn.run("hotdice.web.app:serve_app", factory=True, host=host, port=port, workers=workers,
                 log_config=LOG_CONFIG, access_log=False, proxy_headers=proxy_headers,
-                forwarded_allow_ips=forwarded_allow_ips, timeout_worker_healthcheck=60)
+                forwarded_allow_ips=forwarded_allow_ips, timeout_worker_healthcheck=60, ws_max_size=MAX_WS_MESSAGE)
 
 
 def _status(text: str, quiet: bool) -> Any:

@@ -22,7 +22,7 @@ from hotdice.web.db import Database
 from hotdice.web.errors import WebError
 from hotdice.web.hot import HotRoutes
 from hotdice.web.hub import hub_for
-from hotdice.web.limits import RateLimits, SizeLimits
+from hotdice.web.limits import RateLimits, SizeLimits, buckets_for
 from hotdice.web.logs import RequestLog
 from hotdice.web.routes import router
 from hotdice.web.routes.pages import render_error
@@ -86,6 +86,7 @@ def create_app(settings: Settings | None = None, *, freeze_at_start: bool = Fals
     settings = settings or Settings.from_env()
     db = Database(settings.url())
     hub = hub_for(db.store.engine, settings.redis_url)
+    buckets = buckets_for(settings)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -98,6 +99,7 @@ def create_app(settings: Settings | None = None, *, freeze_at_start: bool = Fals
             gc.freeze()
         yield
         await hub.stop()
+        await buckets.close()
         db.close()
 
     app = FastAPI(
@@ -116,7 +118,7 @@ def create_app(settings: Settings | None = None, *, freeze_at_start: bool = Fals
     app.add_middleware(HotRoutes)
     app.add_middleware(DeviceCookie)
     app.add_middleware(SizeLimits, max_body=settings.max_body)
-    app.add_middleware(RateLimits, settings=settings)  # outermost: counted before anything else is done
+    app.add_middleware(RateLimits, settings=settings, buckets=buckets)  # outermost: counted before anything else
     app.add_middleware(RequestLog)  # around everything: every answer is logged with its request id, 429s too
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(router)

@@ -1,7 +1,9 @@
 """Abuse limits in front of the app: how often a device or an address may ask, and how big a request may be.
 
-Rates are token buckets kept in this process's memory: with ``--workers N`` each process counts alone, so a
-client may get up to N times a rate. Static files and the health check are not counted. The client's address
+Rates are token buckets. With ``HOTDICE_REDIS_URL`` they are kept in Redis and shared by every process that
+uses it (:class:`SharedBuckets`); otherwise in each process's memory (:class:`Buckets`), where with
+``--workers N`` each process counts alone, so a client may get up to N times a rate. Static files and the
+health check are not counted. The client's address
 is the ASGI client: uvicorn puts the address from X-Forwarded-For there only for the proxies it is told to
 trust (``--forwarded-allow-ips``).
 """
@@ -9,9 +11,11 @@ trust (``--forwarded-allow-ips``).
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from fastapi.responses import JSONResponse, Response
 from starlette.requests import Request
@@ -21,14 +25,38 @@ from hotdice.web.asgi import body_again, device_cookie, header
 from hotdice.web.routes.pages import render_error
 from hotdice.web.settings import Rate, Settings
 
-__all__ = ["MAX_HEADERS", "MAX_TARGET", "Buckets", "RateLimits", "SizeLimits"]
+__all__ = [
+    "MAX_HEADERS",
+    "MAX_TARGET",
+    "MAX_WS_MESSAGE",
+    "Buckets",
+    "Counter",
+    "RateLimits",
+    "SharedBuckets",
+    "SizeLimits",
+    "buckets_for",
+]
 
 
 MAX_TARGET = 4096  # bytes of path and query string
 MAX_HEADERS = 16 * 1024  # bytes of all header names and values
+MAX_WS_MESSAGE = 4096  # bytes of a message from a screen's WebSocket (they send none): uvicorn closes it past that
 POLICY_VIOLATION = 1008  # WebSocket close code
 SWEEP_EVERY = 60.0  # seconds between sweeps of the buckets that have filled up again
 _WHO = {"address": "this address", "device": "this device", "new-device": "this address without a device cookie"}
+WARN_EVERY = 60.0  # seconds between two warnings that the shared buckets cannot be reached
+log = logging.getLogger(__name__)
+
+
+class Counter(Protocol):
+    """Where the buckets are kept: :class:`Buckets` (this process) or :class:`SharedBuckets` (Redis)."""
+
+    async def first_wait(self, limits: Sequence[tuple[str, Rate]]) -> tuple[int, float] | None:
+        """Take a token from each bucket ``(key, rate)`` in turn; at the first that has none, stop: its index
+        and the seconds until it has one. None: every bucket gave its token."""
+
+    async def close(self) -> None:
+        """Let go of what the buckets hold (a connection)."""
 
 
 class Buckets:
@@ -57,6 +85,70 @@ class Buckets:
 
     def __len__(self) -> int:
         return len(self._buckets)
+
+    async def first_wait(self, limits: Sequence[tuple[str, Rate]]) -> tuple[int, float] | None:
+        for index, (key, rate) in enumerate(limits):
+            wait = self.take(key, rate)
+            if wait > 0:
+                return index, wait
+        return None
+
+    async def close(self) -> None:
+        pass
+
+
+# The buckets of one request, taken in turn on the Redis server, on its clock, in one call: the same token
+# bucket as Buckets.take. KEYS: the buckets; ARGV: per second and burst of each. Answers {0, "0"} when every
+# bucket gave a token, else {index from 1, seconds to wait} (numbers as text: Redis would cut them to integers).
+_TAKE = """
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
+for i, key in ipairs(KEYS) do
+  local per_second, burst = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
+  local kept = redis.call('HMGET', key, 'tokens', 'when')
+  local tokens = tonumber(kept[1]) or burst
+  local since = math.max(0, now - (tonumber(kept[2]) or now))
+  tokens = math.min(burst, tokens + since * per_second)
+  local wait = 0
+  if tokens >= 1 then tokens = tokens - 1 else wait = (1 - tokens) / per_second end
+  redis.call('HSET', key, 'tokens', tostring(tokens), 'when', tostring(now))
+  redis.call('PEXPIRE', key, math.ceil((burst - tokens) / per_second * 1000) + 1000)
+  if wait > 0 then return {i, tostring(wait)} end
+end
+return {0, '0'}
+"""
+
+
+class SharedBuckets:
+    """The buckets kept in Redis, shared by every server process that uses it: one round trip a request.
+    If Redis cannot be reached, requests are let through (and a warning logged once a minute): the service
+    goes on answering, without limits, rather than refusing everyone."""
+
+    def __init__(self, url: str, prefix: str = "hotdice:rate:", timeout: float = 0.25) -> None:
+        import redis.asyncio
+
+        self._client = redis.asyncio.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+        self._take: Any = self._client.register_script(_TAKE)
+        self._prefix = prefix
+        self._warned = -WARN_EVERY
+
+    async def first_wait(self, limits: Sequence[tuple[str, Rate]]) -> tuple[int, float] | None:
+        from redis.exceptions import RedisError
+
+        keys = [self._prefix + key for key, _ in limits]
+        args = [value for _, rate in limits for value in (rate.per_second, rate.burst)]
+        try:
+            index, wait = await self._take(keys=keys, args=args)
+        except (RedisError, OSError) as exc:
+            now = time.monotonic()
+            if now - self._warned >= WARN_EVERY:
+                self._warned = now
+                log.warning("rate limits not applied: the shared buckets in Redis cannot be reached (%s)", exc)
+            return None
+        return None if int(index) == 0 else (int(index) - 1, float(wait))
+
+    async def close(self) -> None:
+        await self._client.aclose()
 
 
 def _exempt(path: str) -> bool:
@@ -91,16 +183,16 @@ def _too_large(reason: str) -> dict[str, str]:
 class RateLimits:
     """429 with Retry-After once an address, a device, or an address's cookieless requests go too fast."""
 
-    def __init__(self, app: ASGIApp, settings: Settings, buckets: Buckets | None = None) -> None:
+    def __init__(self, app: ASGIApp, settings: Settings, buckets: Counter) -> None:
         self.app = app
         self.player = settings.player_rate
         self.address = settings.address_rate
         self.new_device = settings.new_device_rate
-        self.buckets = buckets or Buckets()
+        self.buckets = buckets
 
-    def _limits(self, scope: Scope) -> list[tuple[str, str, Rate | None]]:
+    def _limits(self, scope: Scope) -> list[tuple[str, str, Rate]]:
         """What this request counts against (limit, bucket, rate): its address, and its device or, without
-        a device cookie, its address's new devices."""
+        a device cookie, its address's new devices; limits turned off are left out."""
         client = scope.get("client")
         address = str(client[0]) if client else "unknown"
         token = device_cookie(scope)
@@ -109,19 +201,25 @@ class RateLimits:
             limits.append(("device", f"device:{hashlib.sha256(token.encode()).hexdigest()}", self.player))
         else:
             limits.append(("new-device", f"new:{address}", self.new_device))
-        return limits
+        return [(limit, key, rate) for limit, key, rate in limits if rate is not None]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket") and not _exempt(str(scope["path"])):
-            for limit, key, rate in self._limits(scope):
-                wait = 0.0 if rate is None else self.buckets.take(key, rate)
-                if wait > 0:
-                    seconds = max(1, math.ceil(wait))
-                    reason = f"too many requests from {_WHO[limit]}: try again in {seconds} s"
-                    body = {"detail": reason, "code": "rate-limited", "limit": limit}
-                    await _refuse(scope, receive, send, 429, body, {"retry-after": str(seconds)})
-                    return
+            limits = self._limits(scope)
+            refused = await self.buckets.first_wait([(key, rate) for _, key, rate in limits]) if limits else None
+            if refused is not None:
+                limit, wait = limits[refused[0]][0], refused[1]
+                seconds = max(1, math.ceil(wait))
+                reason = f"too many requests from {_WHO[limit]}: try again in {seconds} s"
+                body = {"detail": reason, "code": "rate-limited", "limit": limit}
+                await _refuse(scope, receive, send, 429, body, {"retry-after": str(seconds)})
+                return
         await self.app(scope, receive, send)
+
+
+def buckets_for(settings: Settings) -> Counter:
+    """Shared in Redis when the service has one (``HOTDICE_REDIS_URL``), else this process's own."""
+    return SharedBuckets(settings.redis_url) if settings.redis_url else Buckets()
 
 
 class SizeLimits:
