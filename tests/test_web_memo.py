@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import event
 
 from hotdice.dice import SecureDice
 from hotdice.engine import Phase
@@ -93,6 +94,58 @@ def test_a_move_written_by_another_process_is_never_hidden_by_a_kept_game(app: F
     # And the device's stale intent, at the number it saw, changes nothing.
     stale = alice.post(f"/api/games/{view['id']}/act", json={"n": view["n"], "then": "bank"})
     assert stale.status_code == 409 and stale.json()["game"]["n"] == now["n"]
+
+
+def _move_on_elsewhere(app: FastAPI, view: dict[str, object]) -> list[str]:
+    """Another process plays the first set-aside and a roll on the stored game (new dice); the history written."""
+    with app.state.db.session() as session:
+        row = session.get(WebGame, view["id"])
+        assert row is not None
+        game = replay(Record.from_json(row.record))
+        options = view["options"]
+        assert isinstance(options, list)
+        game.apply(options[0]["keep"], player=0)
+        game.apply("roll", player=0)
+        game.apply_roll(SecureDice().roll(game.dice_to_roll, game.turn, game.rolls_this_turn))
+        games.save(session, Loaded(row, game, None, json.loads(row.seats)))
+        session.commit()
+        return list(game.history)
+
+
+def test_an_action_on_a_kept_game_is_written_without_reading_the_row(app: FastAPI, alice: TestClient) -> None:
+    made = alice.post("/api/games", json={"mode": "solo"}).json()
+    view = alice.get(f"/api/games/{made['id']}").json()
+    statements: list[str] = []
+    engine = app.state.db.store.engine
+    listener = lambda *args: statements.append(str(args[2]))  # noqa: E731 (conn, cursor, statement, ...)
+    event.listen(engine, "before_cursor_execute", listener)
+    try:
+        view = step(alice, view)
+    finally:
+        event.remove(engine, "before_cursor_execute", listener)
+    assert [s.split()[0] for s in statements if "web_games" in s] == ["UPDATE"], statements
+    games.REBUILT.clear()
+    assert alice.get(f"/api/games/{view['id']}").json() == view  # what the record alone replays to
+
+
+def test_an_action_on_a_kept_game_moved_on_by_another_process_is_found_out(app: FastAPI, alice: TestClient) -> None:
+    """The device repeats, at the number it saw, the set-aside and roll another process already wrote (a retry
+    through another worker): the kept game is behind, its UPDATE finds the row moved on, nothing is overwritten."""
+    made = alice.post("/api/games", json={"mode": "solo"}).json()
+    view = alice.get(f"/api/games/{made['id']}").json()
+    while view["phase"] != Phase.SET_ASIDE.value:
+        view = step(alice, view)
+    assert games.REBUILT.get(view["id"]) is not None
+    written = _move_on_elsewhere(app, view)
+    same = alice.post(f"/api/games/{view['id']}/act",
+                      json={"n": view["n"], "keep": view["options"][0]["keep"], "then": "roll"})
+    assert same.status_code == 200 and same.json()["applied"] is False
+    assert same.json()["game"]["n"] == len(written)
+    games.REBUILT.clear()
+    assert alice.get(f"/api/games/{view['id']}").json() == same.json()["game"]  # as the record replays
+    with app.state.db.session() as session:
+        row = session.get(WebGame, view["id"])
+        assert row is not None and list(Record.from_json(row.record).history) == written
 
 
 def test_a_finished_game_is_not_kept_and_still_answers_as_its_record(app: FastAPI, alice: TestClient) -> None:

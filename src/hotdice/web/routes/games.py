@@ -36,6 +36,8 @@ def _answer(acted: Acted, session: Session, hub: HubDep) -> Response:
         hub.commit(session, f"game:{acted.view['id']}", {"type": "game", "view": {**acted.view, "you": []}})
     else:
         session.commit()
+    if acted.written is not None:
+        games.keep(acted.written)  # committed: the next action may take it as it is
     message = "done" if acted.applied else "this action was already applied: nothing changed"
     return answer_json({"applied": acted.applied, "message": message, "game": acted.view})
 

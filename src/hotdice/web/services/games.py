@@ -71,12 +71,15 @@ ONLINE = "online"  # the mode of an online table's game (recorded as "together")
 FALLBACK_PLAYER = "greedy"  # for a decision a level's solver cannot make
 HINT_MODES = frozenset({Mode.SOLO, Mode.RACE, Mode.VERSUS, Mode.TOGETHER, Mode.PAD})  # not where scores compare
 LOCAL_MODES = (Mode.SOLO, Mode.RACE, Mode.VERSUS, Mode.TOGETHER, Mode.PAD)
-# Games this process rebuilt, by id, with the record text each was rebuilt from (and its dice key): replaying
-# a whole record at every action was the largest part of an action's work. A kept game is used only when
-# the record read from the database is that very text, so a move made through another process, or a write
-# never committed, cannot show up. A request takes its game out while it changes it in place (:func:`load`),
-# and gives it back once game and record agree again (:func:`keep`).
-REBUILT: Recent[str, tuple[str, Game, bytes | None]] = Recent(1000)
+# Games this process rebuilt, by id, each as it stands in the database, committed: replaying a whole record
+# at every action was the largest part of an action's work. A request takes its game out while it changes it
+# in place (:func:`load`), and gives it back once what it wrote is committed, or once it only read it
+# (:func:`keep`). A kept game is used for a read row only when the row's record is the kept record's very
+# text; and, without reading the row, for an action sent at the kept game's action number: a committed game
+# has one state per action number (each write moves it on from the number it read), and the action's UPDATE
+# is written only where the row is still at that number, so a move made meanwhile through another process is
+# found there, and the game read again.
+REBUILT: Recent[str, Loaded] = Recent(1000)
 
 
 @dataclass
@@ -224,28 +227,30 @@ def _read(session: Session, game_id: str) -> WebGame:
     return WebGame(**found._mapping)
 
 
-def load(session: Session, game_id: str) -> Loaded:
-    """The stored game rebuilt, taken out of :data:`REBUILT` when kept there for the record read."""
+def load(session: Session, game_id: str, at: int | None = None) -> Loaded:
+    """The stored game rebuilt, taken out of :data:`REBUILT` when kept there for the record read; ``at``: the
+    action number an action was sent at — a game kept at that number is taken without reading the row."""
+    kept = REBUILT.pop(game_id)
+    if kept is not None and at is not None and kept.row.action == at:
+        return kept
     row = _read(session, game_id)
-    kept = REBUILT.pop(row.id)
-    if kept is not None and kept[0] == row.record:
-        game, seed = kept[1], kept[2]
-    else:
-        record = Record.from_json(row.record)
-        try:
-            game = replay(record)
-        except RecordError as exc:  # pragma: no cover - the server wrote it; a failure here is a bug
-            raise Conflict(f"this game cannot be rebuilt: {exc}") from None
-        seed = None if record.seed is None else bytes.fromhex(record.seed)
+    if kept is not None and kept.row.record == row.record:
+        return Loaded(row, kept.game, kept.seed, kept.seats, kept.extra)
+    record = Record.from_json(row.record)
+    try:
+        game = replay(record)
+    except RecordError as exc:  # pragma: no cover - the server wrote it; a failure here is a bug
+        raise Conflict(f"this game cannot be rebuilt: {exc}") from None
+    seed = None if record.seed is None else bytes.fromhex(record.seed)
     return Loaded(row, game, seed, json.loads(row.seats), json.loads(row.extra or "{}"))
 
 
 def keep(loaded: Loaded) -> None:
-    """Give the game back to :data:`REBUILT`: only while it is the game of ``loaded.row.record``, and once
-    nothing reads it any more (the next request may change it). A finished game is not kept: nothing plays
-    it any more, and the many objects of kept games are what the garbage collector goes over again and again."""
+    """Give the game back to :data:`REBUILT`, once it is its row as committed and nothing reads it any more
+    (the next request may change it). A finished game is not kept: nothing plays it any more, and the many
+    objects of kept games are what the garbage collector goes over again and again."""
     if loaded.game.outcome is None:
-        REBUILT.put(loaded.row.id, (loaded.row.record, loaded.game, loaded.seed))
+        REBUILT.put(loaded.row.id, loaded)
 
 
 def show(session: Session, game_id: str, viewer_id: str | None) -> dict[str, Any]:
@@ -353,16 +358,18 @@ class Intent:
 
 @dataclass(frozen=True)
 class Acted:
-    """The game after an intent; ``applied`` False: it had already been applied (a repeat), nothing changed."""
+    """The game after an intent; ``applied`` False: it had already been applied (a repeat), nothing changed.
+    ``written``: the game written, to :func:`keep` once the caller has committed it."""
 
     view: dict[str, Any]
     applied: bool
     finished: bool = False
+    written: Loaded | None = None
 
 
 def act(session: Session, game_id: str, viewer_id: str, intent: Intent) -> Acted:
     """Apply ``intent`` of the player ``viewer_id`` (written, not yet committed: the caller commits)."""
-    loaded = load(session, game_id)
+    loaded = load(session, game_id, at=intent.n)
     game, n = loaded.game, len(loaded.game.history)
     lines = intent.lines(game.rules)
     if intent.n != n:
@@ -403,8 +410,7 @@ def _saved(session: Session, loaded: Loaded, viewer_id: str) -> Acted | None:
         finished = save(session, loaded)
     except MovedOn:  # a concurrent request came first: this same action (a duplicate), or another one
         return None
-    keep(loaded)
-    return Acted(shown, applied=True, finished=finished)
+    return Acted(shown, applied=True, finished=finished, written=loaded)
 
 
 def _repeat_or_stale(loaded: Loaded, viewer_id: str, n: int, lines: list[str]) -> Acted:
@@ -429,7 +435,7 @@ def _seat_to_play(loaded: Loaded, viewer_id: str) -> int:
 
 def computer_step(session: Session, game_id: str, viewer_id: str, n: int) -> Acted:
     """One decision of the computer whose turn it is (a roll comes with its dice): shown step by step."""
-    loaded = load(session, game_id)
+    loaded = load(session, game_id, at=n)
     game = loaded.game
     if n != len(game.history):
         now = _shown(loaded, viewer_id)
