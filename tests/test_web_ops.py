@@ -22,15 +22,18 @@ from alembic import command
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, make_url, text
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.pool import NullPool
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from hotdice.store import Store
+from hotdice.store import db as store_db
 from hotdice.store.migrate import _migration_engine, config, head
 from hotdice.web import Settings, create_app
 from hotdice.web.limits import MAX_WS_MESSAGE
 from hotdice.web.logs import ACCESS, ERRORS, JsonFormatter
-from tests.db_support import _server
+from tests.db_support import BACKENDS, NO_POSTGRES_ENV, _server, fresh_postgres_database
 from tests.web_support import next_intent
 
 
@@ -270,3 +273,72 @@ def test_a_server_process_sets_what_it_made_at_start_apart_from_the_garbage_coll
     assert done.returncode == 0, done.stderr
     count = int(done.stdout.split()[-1])
     assert count > 100_000 if frozen else count == 0
+
+
+# -- pooled connections to PostgreSQL -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def postgres_store() -> Iterator[Store]:
+    if "postgresql" not in BACKENDS:
+        pytest.skip(f"PostgreSQL turned off ({NO_POSTGRES_ENV})")
+    for url in fresh_postgres_database():
+        store = Store(url)
+        try:
+            yield store
+        finally:
+            store.close()
+
+
+def _use(store: Store) -> None:
+    with store.session() as session:
+        assert session.execute(text("SELECT 1")).scalar() == 1
+
+
+def _cut_the_pooled_connections(store: Store) -> None:
+    """What a server restart or a proxy's idle timeout does to the connections resting in the pool."""
+    admin = create_engine(store.engine.url, poolclass=NullPool, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            cut = connection.execute(text("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE "
+                                          "datname = current_database() AND pid <> pg_backend_pid()")).scalar()
+        assert cut == 1
+    finally:
+        admin.dispose()
+
+
+def _count_pings(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    pings: list[int] = []
+    ping = store.engine.dialect.do_ping
+    monkeypatch.setattr(store.engine.dialect, "do_ping", lambda c: pings.append(1) or ping(c))
+    return pings
+
+
+def test_a_connection_in_steady_use_is_not_pinged(postgres_store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    pings = _count_pings(postgres_store, monkeypatch)
+    for _ in range(20):
+        _use(postgres_store)
+    assert pings == []
+
+
+def test_a_rested_connection_cut_by_the_server_is_replaced_before_use(
+    postgres_store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _use(postgres_store)
+    _cut_the_pooled_connections(postgres_store)
+    pings = _count_pings(postgres_store, monkeypatch)
+    monkeypatch.setattr(store_db, "PING_AFTER_IDLE", 0.0)  # it has rested long enough
+    _use(postgres_store)
+    assert pings == [1]
+
+
+def test_without_the_check_a_cut_connection_fails_its_request(
+    postgres_store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The control: what the check above saves a request from."""
+    monkeypatch.setattr(store_db, "PING_AFTER_IDLE", 3600.0)  # not rested long enough: taken as it is
+    _use(postgres_store)
+    _cut_the_pooled_connections(postgres_store)
+    with pytest.raises(OperationalError):
+        _use(postgres_store)
+    _use(postgres_store)  # the pool has let the dead connection go

@@ -8,12 +8,14 @@ a database brings its schema to the newest migration (:mod:`hotdice.store.migrat
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from platformdirs import user_data_dir
 from sqlalchemy import URL, Engine, create_engine, event
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import Session, sessionmaker
 
 from hotdice.store.migrate import SQLITE_BUSY_SECONDS, engine_url, upgrade
@@ -32,6 +34,31 @@ def data_dir() -> Path:
 
 def default_url() -> URL:
     return URL.create("sqlite", database=str(data_dir() / DB_FILE))
+
+
+PING_AFTER_IDLE = 2.0  # seconds a pooled connection may rest before it is checked at its next use
+_RESTED_SINCE = "hotdice_rested_since"
+
+
+def _ping_after_rest(engine: Engine) -> None:
+    """Check a pooled connection before use only when it has rested ``PING_AFTER_IDLE`` seconds: a dead one
+    (the server restarted, a proxy cut it) is replaced before a request gets it. Checking at every use
+    (``pool_pre_ping``) cost a round trip to the server in each game action, for connections that had just
+    proved alive. SQLAlchemy's documented custom pessimistic check: raising DisconnectionError at checkout
+    has the pool open a new connection."""
+
+    @event.listens_for(engine, "checkin")
+    def rested(_dbapi_connection: Any, record: Any) -> None:
+        record.info[_RESTED_SINCE] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def check(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.pop(_RESTED_SINCE, None)
+        if since is not None and time.monotonic() - since >= PING_AFTER_IDLE:
+            try:
+                engine.dialect.do_ping(dbapi_connection)
+            except Exception as exc:
+                raise DisconnectionError(f"a pooled connection is gone: {exc}") from exc
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -57,7 +84,8 @@ class Store:
             self.engine: Engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_SECONDS})
             event.listen(self.engine, "connect", _sqlite_pragmas)
         else:
-            self.engine = create_engine(url, pool_pre_ping=True)
+            self.engine = create_engine(url)
+            _ping_after_rest(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def session(self) -> Session:
