@@ -104,10 +104,20 @@ class Hub:
         except Exception:  # the move is committed whatever the channel does; other screens see it later
             log.exception("live update of %s not sent to the other processes", topic)
 
-    def commit(self, session: Session, topic: str, message: dict[str, Any]) -> None:
+    def within(self, topic: str, message: dict[str, Any]) -> str | None:
+        """The text of ``message`` for a statement that writes and notifies at once, where the channel travels
+        in the writing transaction (PostgreSQL ``NOTIFY``: one round trip less); None: :meth:`commit` sends it."""
+        return self._text(topic, message) if isinstance(self._channel, PostgresChannel) else None
+
+    def commit(self, session: Session, topic: str, message: dict[str, Any], *, sent: bool = False) -> None:
         """Commit ``session`` and publish ``message`` (:meth:`publish`): in the session's own transaction
-        where the channel can carry it there (PostgreSQL ``NOTIFY``: sent by the commit, or not at all)."""
+        where the channel can carry it there (PostgreSQL ``NOTIFY``: sent by the commit, or not at all).
+        ``sent``: its :meth:`within` text already went with the write, in this transaction."""
         channel = self._channel
+        if sent:
+            session.commit()
+            self._here(topic, message)
+            return
         if not isinstance(channel, PostgresChannel):
             session.commit()
             self.publish(topic, message)

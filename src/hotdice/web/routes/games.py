@@ -15,9 +15,10 @@ from sqlalchemy.orm import Session
 
 from hotdice.record import Record
 from hotdice.web.deps import HubDep, PlayerDep, PlayerIdDep, SessionDep, TranslatorDep, VisitorDep
+from hotdice.web.hub import Hub
 from hotdice.web.schemas import GameId, IntentIn, NewGame, StepIn
 from hotdice.web.services import games, records
-from hotdice.web.services.games import Acted, Intent
+from hotdice.web.services.games import Acted, Intent, Notice
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 Answer = dict[str, Any]  # what the OpenAPI schema shows of the routes below that answer with their JSON text
@@ -29,11 +30,21 @@ def answer_json(answer: Answer) -> Response:
     return Response(orjson.dumps(answer), media_type="application/json")
 
 
+def _live(view: dict[str, Any]) -> dict[str, Any]:
+    """What the game's screens are told of its new view (``you``: each screen knows its own seats)."""
+    return {"type": "game", "view": {**view, "you": []}}
+
+
+def _notice(hub: Hub) -> Notice:
+    """The live update as text to send with the write itself, where the hub's channel allows it."""
+    return lambda view: hub.within(f"game:{view['id']}", _live(view))
+
+
 def _answer(acted: Acted, session: Session, hub: HubDep) -> Response:
     """Commit what was done, telling the game's screens if it changed (in the same transaction where the
-    channel allows it), and answer."""
+    channel allows it, with the write itself where it could), and answer."""
     if acted.applied:
-        hub.commit(session, f"game:{acted.view['id']}", {"type": "game", "view": {**acted.view, "you": []}})
+        hub.commit(session, f"game:{acted.view['id']}", _live(acted.view), sent=acted.announced)
     else:
         session.commit()
     if acted.written is not None:
@@ -59,14 +70,14 @@ def get_game(game_id: GameId, session: SessionDep, visitor: VisitorDep) -> Respo
 @router.post("/{game_id}/act", response_model=Answer)
 def act(game_id: GameId, body: IntentIn, player: PlayerIdDep, session: SessionDep, hub: HubDep) -> Response:
     """Set dice aside and/or roll or bank, at action number ``n``; a repeat or a stale number changes nothing."""
-    acted = games.act(session, game_id, player, Intent(body.n, body.keep, body.then, body.dice))
+    acted = games.act(session, game_id, player, Intent(body.n, body.keep, body.then, body.dice), _notice(hub))
     return _answer(acted, session, hub)
 
 
 @router.post("/{game_id}/computer", response_model=Answer)
 def computer(game_id: GameId, body: StepIn, player: PlayerIdDep, session: SessionDep, hub: HubDep) -> Response:
     """One decision of the computer (in a worker thread, off the event loop, like every route here)."""
-    acted = games.computer_step(session, game_id, player, body.n)
+    acted = games.computer_step(session, game_id, player, body.n, _notice(hub))
     return _answer(acted, session, hub)
 
 

@@ -13,11 +13,12 @@ import itertools
 import json
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -44,6 +45,7 @@ from hotdice.stats import record_game
 from hotdice.store.web_models import WebGame, WebPlayer
 from hotdice.web.db import as_owner
 from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound, Stale
+from hotdice.web.hub import NAME as LIVE_CHANNEL
 from hotdice.web.memo import Recent
 from hotdice.web.services.players import clean_name
 
@@ -274,13 +276,20 @@ _SAVE = (
 )
 
 
+# The same UPDATE with the live update's NOTIFY in one statement, sent only if the row was written (PostgreSQL
+# delivers it at the commit): one round trip to the database less in each action.
+_SAVE_AND_NOTIFY = select(func.pg_notify(LIVE_CHANNEL, bindparam("notice"))).select_from(
+    _SAVE.returning(WebGame.id).cte("saved")
+)
+
+
 class MovedOn(Exception):
     """Another request wrote the game first, since it was read: nothing was written (the session rolled back)."""
 
 
-def save(session: Session, loaded: Loaded) -> bool:
+def save(session: Session, loaded: Loaded, notice: str | None = None) -> bool:
     """Write the game back if nobody has moved it since it was read (else :class:`MovedOn`); True if this
-    finished it."""
+    finished it. ``notice``: a PostgreSQL ``NOTIFY`` text sent by the same statement (:meth:`Hub.within`)."""
     row, game = loaded.row, loaded.game
     finished = game.outcome is not None and not row.over
     written = {
@@ -291,7 +300,11 @@ def save(session: Session, loaded: Loaded) -> bool:
         "over": game.outcome is not None,
     }
     given = {"game_id": row.id, "read_at": row.action, **{f"new_{name}": value for name, value in written.items()}}
-    if session.connection().execute(_SAVE, given).rowcount != 1:
+    if notice is None:
+        written_rows = session.connection().execute(_SAVE, given).rowcount
+    else:
+        written_rows = len(session.connection().execute(_SAVE_AND_NOTIFY, {**given, "notice": notice}).all())
+    if written_rows != 1:
         session.rollback()
         raise MovedOn(row.id)
     for name, value in written.items():
@@ -365,9 +378,14 @@ class Acted:
     applied: bool
     finished: bool = False
     written: Loaded | None = None
+    announced: bool = False  # the live update went with the write (:data:`_SAVE_AND_NOTIFY`)
 
 
-def act(session: Session, game_id: str, viewer_id: str, intent: Intent) -> Acted:
+# What the caller would announce of a game's new view, as text to send with its write (Hub.within), or None.
+Notice = Callable[[dict[str, Any]], str | None]
+
+
+def act(session: Session, game_id: str, viewer_id: str, intent: Intent, notice: Notice | None = None) -> Acted:
     """Apply ``intent`` of the player ``viewer_id`` (written, not yet committed: the caller commits)."""
     loaded = load(session, game_id, at=intent.n)
     game, n = loaded.game, len(loaded.game.history)
@@ -398,19 +416,20 @@ def act(session: Session, game_id: str, viewer_id: str, intent: Intent) -> Acted
         raise BadRequest(str(exc)) from None
     except IllegalMoveError as exc:
         raise Conflict(str(exc)) from None
-    return _saved(session, loaded, viewer_id) or _repeat_or_stale(load(session, game_id), viewer_id, n, lines)
+    return _saved(session, loaded, viewer_id, notice) or _repeat_or_stale(load(session, game_id), viewer_id, n, lines)
 
 
-def _saved(session: Session, loaded: Loaded, viewer_id: str) -> Acted | None:
+def _saved(session: Session, loaded: Loaded, viewer_id: str, notice: Notice | None) -> Acted | None:
     """Write the changed game and answer with its view; None: another request wrote it first (nothing was
     written). The view is made before the write: from its UPDATE to the commit the row is locked (the whole
     database on SQLite), so that time is kept short."""
     shown = view(loaded, viewer_id)
+    text = None if notice is None else notice(shown)
     try:
-        finished = save(session, loaded)
+        finished = save(session, loaded, text)
     except MovedOn:  # a concurrent request came first: this same action (a duplicate), or another one
         return None
-    return Acted(shown, applied=True, finished=finished, written=loaded)
+    return Acted(shown, applied=True, finished=finished, written=loaded, announced=text is not None)
 
 
 def _repeat_or_stale(loaded: Loaded, viewer_id: str, n: int, lines: list[str]) -> Acted:
@@ -433,7 +452,7 @@ def _seat_to_play(loaded: Loaded, viewer_id: str) -> int:
     return seat
 
 
-def computer_step(session: Session, game_id: str, viewer_id: str, n: int) -> Acted:
+def computer_step(session: Session, game_id: str, viewer_id: str, n: int, notice: Notice | None = None) -> Acted:
     """One decision of the computer whose turn it is (a roll comes with its dice): shown step by step."""
     loaded = load(session, game_id, at=n)
     game = loaded.game
@@ -460,7 +479,7 @@ def computer_step(session: Session, game_id: str, viewer_id: str, n: int) -> Act
     assert dice is not None  # computers play only where the server rolls
     game.play(action, dice)
     # None: the same step asked from two screens at once, taken once.
-    return _saved(session, loaded, viewer_id) or Acted(_shown(load(session, game_id), viewer_id), applied=False)
+    return _saved(session, loaded, viewer_id, notice) or Acted(_shown(load(session, game_id), viewer_id), applied=False)
 
 
 def hint(session: Session, game_id: str, viewer_id: str) -> dict[str, Any]:
