@@ -26,7 +26,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from hotdice.web import Settings, create_app
-from hotdice.web.limits import MAX_HEADERS, MAX_TARGET, SWEEP_EVERY, Buckets, Counter, SharedBuckets
+from hotdice.web.limits import MAX_HEADERS, MAX_TARGET, SWEEP_EVERY, Buckets, BucketStore, SharedBuckets
 from hotdice.web.services.players import COOKIE
 from hotdice.web.settings import ADDRESS_RATE, MAX_BODY, NEW_DEVICE_RATE, PLAYER_RATE, Rate
 
@@ -146,7 +146,7 @@ def shared_buckets() -> SharedBuckets:
     return SharedBuckets(REDIS_URL, prefix=f"hotdice-test:{secrets.token_hex(8)}:")
 
 
-async def _takes(buckets: Counter) -> list[tuple[int, float] | None]:
+async def _takes(buckets: BucketStore) -> list[tuple[int, float] | None]:
     """One sequence of requests, each counted against the buckets it names."""
     slow, fresh = Rate(per_second=0.5, burst=5), Rate(per_second=1, burst=1)
     asked = [[("k", slow)]] * 6  # the burst, then one too many
@@ -160,7 +160,7 @@ async def _takes(buckets: Counter) -> list[tuple[int, float] | None]:
 
 @pytest.mark.parametrize("make", [Buckets, shared_buckets], ids=["memory", "redis"])
 def test_the_buckets_give_their_burst_then_say_how_long_to_wait_in_memory_as_in_redis(
-    make: Callable[[], Counter],
+    make: Callable[[], BucketStore],
 ) -> None:
     found = asyncio.run(_takes(make()))
     assert [None if f is None else f[0] for f in found] == [None] * 5 + [0, None, 0, None, 1]

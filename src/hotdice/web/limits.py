@@ -29,8 +29,8 @@ __all__ = [
     "MAX_HEADERS",
     "MAX_TARGET",
     "MAX_WS_MESSAGE",
+    "BucketStore",
     "Buckets",
-    "Counter",
     "RateLimits",
     "SharedBuckets",
     "SizeLimits",
@@ -48,7 +48,7 @@ WARN_EVERY = 60.0  # seconds between two warnings that the shared buckets cannot
 log = logging.getLogger(__name__)
 
 
-class Counter(Protocol):
+class BucketStore(Protocol):
     """Where the buckets are kept: :class:`Buckets` (this process) or :class:`SharedBuckets` (Redis)."""
 
     async def first_wait(self, limits: Sequence[tuple[str, Rate]]) -> tuple[int, float] | None:
@@ -183,7 +183,7 @@ def _too_large(reason: str) -> dict[str, str]:
 class RateLimits:
     """429 with Retry-After once an address, a device, or an address's cookieless requests go too fast."""
 
-    def __init__(self, app: ASGIApp, settings: Settings, buckets: Counter) -> None:
+    def __init__(self, app: ASGIApp, settings: Settings, buckets: BucketStore) -> None:
         self.app = app
         self.player = settings.player_rate
         self.address = settings.address_rate
@@ -217,7 +217,7 @@ class RateLimits:
         await self.app(scope, receive, send)
 
 
-def buckets_for(settings: Settings) -> Counter:
+def buckets_for(settings: Settings) -> BucketStore:
     """Shared in Redis when the service has one (``HOTDICE_REDIS_URL``), else this process's own."""
     return SharedBuckets(settings.redis_url) if settings.redis_url else Buckets()
 
