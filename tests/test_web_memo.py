@@ -76,17 +76,7 @@ def test_a_move_written_by_another_process_is_never_hidden_by_a_kept_game(app: F
         view = step(alice, view)
     assert games.REBUILT.get(view["id"]) is not None
     # Another process moves the game on: it replays the record and writes the set-aside and a new roll.
-    with app.state.db.session() as session:
-        row = session.get(WebGame, view["id"])
-        assert row is not None
-        record = Record.from_json(row.record)
-        game = replay(record)
-        game.apply(view["options"][0]["keep"], player=0)
-        game.apply("roll", player=0)
-        game.apply_roll(SecureDice().roll(game.dice_to_roll, game.turn, game.rolls_this_turn))
-        games.save(session, Loaded(row, game, None, json.loads(row.seats)))
-        session.commit()
-        written = list(game.history)
+    written = _move_on_elsewhere(app, view)
     now = alice.get(f"/api/games/{view['id']}").json()
     assert now["n"] == len(written) == view["n"] + 3
     games.REBUILT.clear()

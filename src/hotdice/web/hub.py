@@ -31,10 +31,11 @@ from contextlib import asynccontextmanager
 from typing import Any, Protocol
 
 import orjson
-from sqlalchemy import Connection, Engine, bindparam, func, select
+from sqlalchemy import Connection, Engine, Select, bindparam, func, select
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.dml import UpdateBase
 
-__all__ = ["POLL_SECONDS", "RELOAD", "Channel", "Hub", "PostgresChannel", "RedisChannel", "hub_for"]
+__all__ = ["POLL_SECONDS", "RELOAD", "Channel", "Hub", "PostgresChannel", "RedisChannel", "hub_for", "notifying"]
 
 QUEUE_SIZE = 64  # a screen that falls this far behind misses messages, then reloads the state
 POLL_SECONDS = 0.2
@@ -113,18 +114,14 @@ class Hub:
         """Commit ``session`` and publish ``message`` (:meth:`publish`): in the session's own transaction
         where the channel can carry it there (PostgreSQL ``NOTIFY``: sent by the commit, or not at all).
         ``sent``: its :meth:`within` text already went with the write, in this transaction."""
-        channel = self._channel
-        if sent:
-            session.commit()
-            self._here(topic, message)
-            return
-        if not isinstance(channel, PostgresChannel):
-            session.commit()
-            self.publish(topic, message)
-            return
-        channel.send_within(session.connection(), self._text(topic, message))
+        channel = self._channel if isinstance(self._channel, PostgresChannel) else None
+        if channel is not None and not sent:
+            channel.send_within(session.connection(), self._text(topic, message))
         session.commit()
-        self._here(topic, message)
+        if channel is not None:
+            self._here(topic, message)
+        else:
+            self.publish(topic, message)
 
     def _here(self, topic: str, message: dict[str, Any]) -> None:
         """Hand ``message`` to this process's screens of ``topic``; the event loop is woken only if there are
@@ -160,6 +157,13 @@ class Hub:
             if queue.full():
                 queue.get_nowait()  # drop the oldest: the newest state is what matters
             queue.put_nowait(message)
+
+
+def notifying(write: UpdateBase) -> Select[Any]:
+    """``write`` (an UPDATE ... RETURNING) with the ``NOTIFY`` of its ``notice`` parameter in one statement, one
+    row per row written: PostgreSQL sends it at the commit, and not at all when nothing was written. The text
+    is :meth:`Hub.within`'s."""
+    return select(func.pg_notify(NAME, bindparam("notice"))).select_from(write.cte("written"))
 
 
 class PostgresChannel:

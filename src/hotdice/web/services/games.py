@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -45,7 +45,7 @@ from hotdice.stats import record_game
 from hotdice.store.web_models import WebGame, WebPlayer
 from hotdice.web.db import as_owner
 from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound, Stale
-from hotdice.web.hub import NAME as LIVE_CHANNEL
+from hotdice.web.hub import notifying
 from hotdice.web.memo import Recent
 from hotdice.web.services.players import clean_name
 
@@ -208,21 +208,14 @@ def human_seat(player: str | None = None) -> dict[str, Any]:
     return {"kind": "human", "player": player}
 
 
-def find(session: Session, game_id: str) -> WebGame:
-    """The stored game of an id, without rebuilding it."""
-    row = session.get(WebGame, game_id) if 0 < len(game_id) <= 32 else None
-    if row is None:
-        raise NotFound(f"no game '{game_id}' here: check the link")
-    return row
-
-
-# The row a game is played from, read with one Core statement: the ORM's ``Session.get`` cost three times as
-# much, and the row is never written through the ORM (:func:`save` writes it with its own UPDATE).
+# A game's row, read with one Core statement: the ORM's ``Session.get`` cost three times as much, and the row
+# is never written through the ORM (:func:`save` writes it with its own UPDATE).
 _READ = select(WebGame.__table__).where(WebGame.__table__.c.id == bindparam("game_id"))
 
 
-def _read(session: Session, game_id: str) -> WebGame:
-    """The stored game as a row of its own, outside the session's identity map (see :data:`_READ`)."""
+def find(session: Session, game_id: str) -> WebGame:
+    """The stored game of an id, without rebuilding it: a row of its own, outside the session's identity map
+    (see :data:`_READ`)."""
     found = session.connection().execute(_READ, {"game_id": game_id}).one_or_none() if 0 < len(game_id) <= 32 else None
     if found is None:
         raise NotFound(f"no game '{game_id}' here: check the link")
@@ -235,7 +228,7 @@ def load(session: Session, game_id: str, at: int | None = None) -> Loaded:
     kept = REBUILT.pop(game_id)
     if kept is not None and at is not None and kept.row.action == at:
         return kept
-    row = _read(session, game_id)
+    row = find(session, game_id)
     if kept is not None and kept.row.record == row.record:
         return Loaded(row, kept.game, kept.seed, kept.seats, kept.extra)
     record = Record.from_json(row.record)
@@ -276,11 +269,8 @@ _SAVE = (
 )
 
 
-# The same UPDATE with the live update's NOTIFY in one statement, sent only if the row was written (PostgreSQL
-# delivers it at the commit): one round trip to the database less in each action.
-_SAVE_AND_NOTIFY = select(func.pg_notify(LIVE_CHANNEL, bindparam("notice"))).select_from(
-    _SAVE.returning(WebGame.id).cte("saved")
-)
+# The same UPDATE with the live update's NOTIFY in one statement (PostgreSQL): one round trip less an action.
+_SAVE_AND_NOTIFY = notifying(_SAVE.returning(WebGame.id))
 
 
 class MovedOn(Exception):
