@@ -31,7 +31,7 @@ from websockets.sync.client import ClientConnection, connect
 from hotdice.modes import daily_seed
 from hotdice.record import Record, replay
 from hotdice.store.web_models import WebGame, WebSecret
-from hotdice.web.hub import POLL_SECONDS, RELOAD, PostgresChannel, hub_for
+from hotdice.web.hub import POLL_SECONDS, RELOAD, Hub, PostgresChannel, hub_for
 from tests.db_support import BACKENDS, fresh_postgres_database
 from tests.web_servers import HOST, Preloader, Server, free_port, server_env, wait_up
 from tests.web_support import next_intent
@@ -442,3 +442,29 @@ async def _announced_with_the_commit(engine: Engine) -> None:
             assert queue.empty()
     finally:
         await here.stop()
+
+
+def test_a_screen_waiting_on_its_own_event_loop_is_woken_by_a_change_made_from_another_thread() -> None:
+    """The hub started on one event loop, a screen watching from another (a second server thread, or each
+    test client's own loop): the change reaches it at once, not at its next wake-up for another reason."""
+    hub = Hub(poll=None)
+    started = asyncio.new_event_loop()
+    threading.Thread(target=started.run_forever, daemon=True).start()
+    hub.start(started)
+    subscribed, received = threading.Event(), []
+
+    async def watch() -> None:
+        async with hub.subscribe("game:x") as queue:
+            subscribed.set()
+            began = time.monotonic()
+            received.append((await asyncio.wait_for(queue.get(), 5), time.monotonic() - began))
+
+    watcher = threading.Thread(target=asyncio.run, args=(watch(),))
+    watcher.start()
+    assert subscribed.wait(5)
+    time.sleep(0.1)  # the screen's loop is asleep, waiting on its queue
+    hub.publish("game:x", {"type": "game", "view": {"n": 1}})
+    watcher.join(10)
+    started.call_soon_threadsafe(started.stop)
+    [(message, waited)] = received
+    assert message == {"type": "game", "view": {"n": 1}} and waited < 1

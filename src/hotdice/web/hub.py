@@ -46,6 +46,7 @@ RELOAD: dict[str, Any] = {"type": "reload"}  # "it changed elsewhere: read it ag
 log = logging.getLogger(__name__)
 
 Heard = Callable[[str], None]
+Queue = asyncio.Queue[dict[str, Any]]  # one screen's messages
 
 
 class Channel(Protocol):
@@ -64,15 +65,14 @@ class Hub:
     """Topics, each with the queues of the screens watching it here, and the channel to the other processes."""
 
     def __init__(self, channel: Channel | None = None, *, poll: float | None = None) -> None:
-        self._topics: defaultdict[str, set[asyncio.Queue[dict[str, Any]]]] = defaultdict(set)
-        self._loop: asyncio.AbstractEventLoop | None = None
+        # Each screen's queue with the event loop it waits on: only that loop may put into it.
+        self._topics: defaultdict[str, dict[Queue, asyncio.AbstractEventLoop]] = defaultdict(dict)
         self._channel = channel
         self._listener: asyncio.Task[None] | None = None
         self._origin = secrets.token_hex(8)  # tells this process's own messages apart when they come back
         self.poll = poll  # seconds between checks of what a screen watches; None: changes are pushed
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._loop = loop
         if self._channel is not None and self._listener is None:
             self._listener = loop.create_task(self._channel.listen(self._heard, self._reload_all))
 
@@ -84,14 +84,13 @@ class Hub:
             self._listener = None
 
     @asynccontextmanager
-    async def subscribe(self, topic: str) -> AsyncIterator[asyncio.Queue[dict[str, Any]]]:
-        self._loop = self._loop or asyncio.get_running_loop()
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(QUEUE_SIZE)
-        self._topics[topic].add(queue)
+    async def subscribe(self, topic: str) -> AsyncIterator[Queue]:
+        queue: Queue = asyncio.Queue(QUEUE_SIZE)
+        self._topics[topic][queue] = asyncio.get_running_loop()
         try:
             yield queue
         finally:
-            self._topics[topic].discard(queue)
+            self._topics[topic].pop(queue, None)
             if not self._topics[topic]:
                 del self._topics[topic]
 
@@ -124,11 +123,9 @@ class Hub:
             self.publish(topic, message)
 
     def _here(self, topic: str, message: dict[str, Any]) -> None:
-        """Hand ``message`` to this process's screens of ``topic``; the event loop is woken only if there are
-        some (a screen that subscribes after this check reads the state itself, already committed)."""
-        loop = self._loop
-        if topic in self._topics and loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._deliver, topic, message)
+        """Hand ``message`` to this process's screens of ``topic`` (a screen that subscribes after this reads
+        the state itself, already committed)."""
+        self._deliver(topic, message)
 
     def _text(self, topic: str, message: dict[str, Any]) -> str:
         """What the channel carries: the message, or (too long for it) only the topic, to be read again."""
@@ -153,10 +150,17 @@ class Hub:
             self._deliver(topic, RELOAD)
 
     def _deliver(self, topic: str, message: dict[str, Any]) -> None:
-        for queue in self._topics.get(topic, ()):
-            if queue.full():
-                queue.get_nowait()  # drop the oldest: the newest state is what matters
-            queue.put_nowait(message)
+        """Put ``message`` in the queues of ``topic``'s screens, each from its own event loop: a queue filled
+        from another thread or loop would not wake the loop waiting on it. Called from any thread."""
+        for queue, loop in list(self._topics.get(topic, {}).items()):
+            with contextlib.suppress(RuntimeError):  # that screen's loop has closed: nobody is waiting
+                loop.call_soon_threadsafe(_put, queue, message)
+
+
+def _put(queue: Queue, message: dict[str, Any]) -> None:
+    if queue.full():
+        queue.get_nowait()  # drop the oldest: the newest state is what matters
+    queue.put_nowait(message)
 
 
 def notifying(write: UpdateBase) -> Select[Any]:
