@@ -154,6 +154,19 @@ def test_a_finished_game_is_not_kept_and_still_answers_as_its_record(app: FastAP
     assert games.REBUILT.get(view["id"]) is None
 
 
+def test_a_game_only_read_by_its_page_or_a_hint_stays_kept(app: FastAPI, alice: TestClient) -> None:
+    """The page and the coach read the game without changing it: they give it back, so the next action does not
+    rebuild it from its record."""
+    made = alice.post("/api/games", json={"mode": "solo"}).json()
+    view = alice.get(f"/api/games/{made['id']}").json()
+    for read in (f"/play/{view['id']}", f"/api/games/{view['id']}/hint", f"/play/{view['id']}"):
+        assert alice.get(read).status_code == 200
+        kept = games.REBUILT.get(view["id"])
+        assert kept is not None and len(kept.game.history) == view["n"]
+    assert TestClient(app).get(f"/api/games/{view['id']}/hint").status_code == 403  # another device's game
+    assert games.REBUILT.get(view["id"]) is not None  # refused, still kept
+
+
 def test_a_device_is_remembered_only_once_its_player_is_stored(app: FastAPI, alice: TestClient) -> None:
     view = alice.get(f"/api/games/{alice.post('/api/games', json={'mode': 'solo'}).json()['id']}").json()
     carol = TestClient(app)  # the app is running already (alice's lifespan)

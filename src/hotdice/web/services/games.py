@@ -65,6 +65,7 @@ __all__ = [
     "load",
     "new_game_row",
     "record_json",
+    "seen",
     "show",
     "view",
 ]
@@ -250,10 +251,10 @@ def keep(loaded: Loaded) -> None:
 
 def show(session: Session, game_id: str, viewer_id: str | None) -> dict[str, Any]:
     """The view of a stored game (:func:`view`)."""
-    return _shown(load(session, game_id), viewer_id)
+    return seen(load(session, game_id), viewer_id)
 
 
-def _shown(loaded: Loaded, viewer_id: str | None) -> dict[str, Any]:
+def seen(loaded: Loaded, viewer_id: str | None) -> dict[str, Any]:
     """The view of a game that is its row's record (unchanged, or saved); the game is kept once it is seen."""
     shown = view(loaded, viewer_id)
     keep(loaded)
@@ -426,8 +427,8 @@ def _repeat_or_stale(loaded: Loaded, viewer_id: str, n: int, lines: list[str]) -
     """The answer to an intent sent at action ``n`` of a game now past it or not there yet: nothing changes."""
     history = loaded.game.history
     if 0 <= n < len(history) and history[n : n + len(lines)] == lines:
-        return Acted(_shown(loaded, viewer_id), applied=False)
-    raise Stale(f"this game is at action {len(history)}, not {n}: nothing changed", game=_shown(loaded, viewer_id))
+        return Acted(seen(loaded, viewer_id), applied=False)
+    raise Stale(f"this game is at action {len(history)}, not {n}: nothing changed", game=seen(loaded, viewer_id))
 
 
 def _seat_to_play(loaded: Loaded, viewer_id: str) -> int:
@@ -447,7 +448,7 @@ def computer_step(session: Session, game_id: str, viewer_id: str, n: int, notice
     loaded = load(session, game_id, at=n)
     game = loaded.game
     if n != len(game.history):
-        now = _shown(loaded, viewer_id)
+        now = seen(loaded, viewer_id)
         if n < len(game.history):
             return Acted(now, applied=False)
         raise Stale(f"this game is at action {len(game.history)}, not {n}", game=now)
@@ -469,14 +470,21 @@ def computer_step(session: Session, game_id: str, viewer_id: str, n: int, notice
     assert dice is not None  # computers play only where the server rolls
     game.play(action, dice)
     # None: the same step asked from two screens at once, taken once.
-    return _saved(session, loaded, viewer_id, notice) or Acted(_shown(load(session, game_id), viewer_id), applied=False)
+    return _saved(session, loaded, viewer_id, notice) or Acted(seen(load(session, game_id), viewer_id), applied=False)
 
 
 def hint(session: Session, game_id: str, viewer_id: str) -> dict[str, Any]:
     """The coach's advice for the player to act, where the mode allows it."""
+    loaded = load(session, game_id)
+    try:
+        return _advice(loaded, viewer_id)
+    finally:
+        keep(loaded)  # only read: the next action takes it as it is
+
+
+def _advice(loaded: Loaded, viewer_id: str) -> dict[str, Any]:
     from hotdice.coach import advise, measure_for
 
-    loaded = load(session, game_id)
     if loaded.mode not in HINT_MODES:
         raise Forbidden("no hints in this mode: everyone plays on their own here")
     _seat_to_play(loaded, viewer_id)
