@@ -466,5 +466,6 @@ def test_a_screen_waiting_on_its_own_event_loop_is_woken_by_a_change_made_from_a
     hub.publish("game:x", {"type": "game", "view": {"n": 1}})
     watcher.join(10)
     started.call_soon_threadsafe(started.stop)
+    assert received, "the screen was not woken within 5 s"
     [(message, waited)] = received
     assert message == {"type": "game", "view": {"n": 1}} and waited < 1
