@@ -2,8 +2,8 @@
 process the change went through.
 
 Each process fans messages out to its own screens. Services run in worker threads, so :meth:`Hub.publish` is
-thread-safe: it hands the message to the event loop, and sends it on to the other processes through a
-shared channel, chosen by :func:`hub_for`:
+thread-safe: it hands the message to the event loop of each screen watching, and sends it on to the other
+processes through a shared channel, chosen by :func:`hub_for`:
 
 - Redis pub/sub when ``HOTDICE_REDIS_URL`` is set;
 - else PostgreSQL ``LISTEN``/``NOTIFY`` when the database is PostgreSQL;
