@@ -13,11 +13,9 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -27,6 +25,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expec
 from playwright.sync_api import Error as PlaywrightError
 
 from hotdice.record import Record
+from tests.web_servers import free_port, wait_up
 from tests.web_support import next_intent
 
 CHROMIUM = os.environ.get("HOTDICE_CHROMIUM", "/usr/bin/chromium")
@@ -40,9 +39,7 @@ DAILY_KEY = "browser tests' daily key"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``hotdice serve`` in its own process, on a free port, with a fresh data folder."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     data = tmp_path_factory.mktemp("web-data")
     # The tests ask the API for the game on the page's own device at every action, on top of what the page
     # asks, and click as fast as the page answers: twice a player's requests, at a pace no player keeps. The
@@ -55,15 +52,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                                stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"hotdice serve did not start: {(data / 'server.log').read_text()}") from None
-                time.sleep(0.1)
+        try:
+            wait_up(port, process)
+        except (RuntimeError, TimeoutError) as exc:
+            raise RuntimeError(f"hotdice serve did not start ({exc}): {(data / 'server.log').read_text()}") from None
         yield base
     finally:
         process.terminate()

@@ -12,7 +12,6 @@ import logging
 import math
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import time
@@ -29,6 +28,7 @@ from hotdice.web import Settings, create_app
 from hotdice.web.limits import MAX_HEADERS, MAX_TARGET, SWEEP_EVERY, Buckets, BucketStore, SharedBuckets
 from hotdice.web.services.players import COOKIE
 from hotdice.web.settings import ADDRESS_RATE, MAX_BODY, NEW_DEVICE_RATE, PLAYER_RATE, Rate
+from tests.web_servers import UP_WITHIN, free_port
 
 
 def make_app(tmp_path: Path, player_rate: Rate | None = None, address_rate: Rate | None = None,
@@ -417,10 +417,7 @@ def test_a_page_with_a_long_parameter_is_a_readable_page(guarded: TestClient) ->
 @pytest.mark.parametrize(("name", "value"), [("HOTDICE_RATE_ADDRESS", "lots"), ("HOTDICE_MAX_BODY", "16k")])
 def test_serve_with_a_bad_limit_says_so_in_one_line(name: str, value: str, tmp_path: Path) -> None:
     env = {**os.environ, "HOTDICE_DATA_DIR": str(tmp_path), name: value}
-    with socket.socket() as free:
-        free.bind(("127.0.0.1", 0))
-        port = free.getsockname()[1]
-    done = subprocess.run([sys.executable, "-m", "hotdice.cli", "serve", "--port", str(port)], env=env,
-                          capture_output=True, text=True, timeout=60, check=False)
+    done = subprocess.run([sys.executable, "-m", "hotdice.cli", "serve", "--port", str(free_port())], env=env,
+                          capture_output=True, text=True, timeout=UP_WITHIN, check=False)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
     assert repr(value) in done.stderr and "Traceback" not in done.stderr

@@ -7,7 +7,6 @@ import json
 import logging
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -34,6 +33,7 @@ from hotdice.web import Settings, create_app
 from hotdice.web.limits import MAX_WS_MESSAGE
 from hotdice.web.logs import ACCESS, ERRORS, JsonFormatter
 from tests.db_support import BACKENDS, NO_POSTGRES_ENV, _server, fresh_postgres_database
+from tests.web_servers import free_port, wait_up
 from tests.web_support import next_intent
 
 
@@ -120,12 +120,6 @@ WORKERS = 2
 PLAYERS = 4  # games played at once, each by its own device
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 class Server:
     """``hotdice serve`` in a process of its own; its JSON log lines collected as they come."""
 
@@ -146,11 +140,13 @@ class Server:
         return [json.loads(line) for line in list(self.lines) if line.startswith("{")]
 
     def wait_until_started(self, workers: int = WORKERS, timeout: float = 180) -> None:
-        """Until every worker has said its app started (each builds it from the environment)."""
+        """Until every worker has said its app started (each builds it from the environment) and the port
+        answers: one process says so before it opens its socket."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             started = [log for log in self.logs() if log["message"] == "Application startup complete."]
             if len(started) == workers:
+                wait_up(self.port, self.process, within=deadline - time.monotonic())
                 return
             assert self.process.poll() is None, "".join(self.lines)
             time.sleep(0.2)

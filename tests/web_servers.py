@@ -22,7 +22,7 @@ from pathlib import Path
 
 import httpx
 
-__all__ = ["HOST", "Preloader", "Server", "free_port", "server_env", "start_server", "wait_up"]
+__all__ = ["HOST", "UP_WITHIN", "Preloader", "Server", "free_port", "server_env", "start_server", "wait_up"]
 
 HOST = "127.0.0.1"
 ROOT = Path(__file__).resolve().parent.parent
