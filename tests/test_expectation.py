@@ -8,7 +8,6 @@ import itertools
 import random
 import statistics
 import sys
-import time
 from collections import Counter
 from collections.abc import Callable
 
@@ -363,8 +362,8 @@ def test_interface() -> None:
     assert six.bank_value(1000, must_validate=True) is None
 
 
-def test_every_preset_is_fast() -> None:
+def test_every_preset_has_its_turn_values() -> None:
+    """Every preset builds its table, and a turn's start is worth some points, fewer than the target. (How long
+    the tables take is not asserted here: speed is measured in bench/.)"""
     for v in VARIANTS:
-        start = time.perf_counter()
-        TurnValues(v.rules)
-        assert time.perf_counter() - start < 1.0
+        assert 0 < TurnValues(v.rules).value(0, v.rules.dice) < v.rules.target
