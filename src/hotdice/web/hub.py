@@ -96,7 +96,7 @@ class Hub:
 
     def publish(self, topic: str, message: dict[str, Any]) -> None:
         """Send ``message`` to every subscriber of ``topic`` in every process; call it after the commit."""
-        self._here(topic, message)
+        self._deliver(topic, message)
         if self._channel is None:
             return
         try:
@@ -118,14 +118,9 @@ class Hub:
             channel.send_within(session.connection(), self._text(topic, message))
         session.commit()
         if channel is not None:
-            self._here(topic, message)
+            self._deliver(topic, message)
         else:
             self.publish(topic, message)
-
-    def _here(self, topic: str, message: dict[str, Any]) -> None:
-        """Hand ``message`` to this process's screens of ``topic`` (a screen that subscribes after this reads
-        the state itself, already committed)."""
-        self._deliver(topic, message)
 
     def _text(self, topic: str, message: dict[str, Any]) -> str:
         """What the channel carries: the message, or (too long for it) only the topic, to be read again."""
@@ -150,8 +145,9 @@ class Hub:
             self._deliver(topic, RELOAD)
 
     def _deliver(self, topic: str, message: dict[str, Any]) -> None:
-        """Put ``message`` in the queues of ``topic``'s screens, each from its own event loop: a queue filled
-        from another thread or loop would not wake the loop waiting on it. Called from any thread."""
+        """Put ``message`` in the queues of this process's screens of ``topic``, each from its own event loop: a
+        queue filled from another thread or loop would not wake the loop waiting on it. Called from any thread;
+        a screen that subscribes after this reads the state itself, already committed."""
         for queue, loop in list(self._topics.get(topic, {}).items()):
             with contextlib.suppress(RuntimeError):  # that screen's loop has closed: nobody is waiting
                 loop.call_soon_threadsafe(_put, queue, message)

@@ -14,7 +14,7 @@ import json
 import random
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -231,7 +231,7 @@ def load(session: Session, game_id: str, at: int | None = None) -> Loaded:
         return kept
     row = find(session, game_id)
     if kept is not None and kept.row.record == row.record:
-        return Loaded(row, kept.game, kept.seed, kept.seats, kept.extra)
+        return replace(kept, row=row)
     record = Record.from_json(row.record)
     try:
         game = replay(record)
