@@ -28,7 +28,7 @@ from tests.web_servers import HOST, Preloader, free_port, server_env, wait_up
 from tests.web_support import next_intent
 
 KEY = "the durability test's daily key"
-KILLS = 15
+KILLS = int(os.environ.get("HOTDICE_DURABILITY_KILLS", "15"))  # more for a long run; 15 keeps the suite fast
 PATIENCE = 120.0  # seconds without a server before the test gives up
 UPTIME = 0.4  # a server is killed at a random moment up to this many seconds after it first answers
 
