@@ -21,7 +21,7 @@ PAGE_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src
                "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 CDN = "https://cdn.jsdelivr.net"  # where FastAPI's API docs page takes Swagger UI from
 _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-_DEFAULT_PORTS = {"http": ":80", "https": ":443"}
+_DEFAULT_PORTS = {b"http": b":80", b"https": b":443"}
 
 
 _INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
@@ -67,16 +67,26 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+def _origin(scheme: bytes, host: bytes) -> bytes:
+    """An origin as one text, in lower case and without its scheme's default port (browsers leave it out)."""
+    scheme, host = scheme.lower(), host.lower()
+    return scheme + b"://" + host.removesuffix(_DEFAULT_PORTS.get(scheme, b""))
+
+
 def _own_origin(scope: Scope) -> bytes | None:
     """This server's origin as the browser sees it: the scheme (X-Forwarded-Proto through a trusted proxy, set
-    by uvicorn) and the Host header (a proxy passes it on), without the scheme's default port."""
+    by uvicorn) and the Host header (a proxy passes it on)."""
     host = header(scope, b"host")
     if host is None:
         return None
     scheme = str(scope["scheme"])
-    scheme = {"ws": "http", "wss": "https"}.get(scheme, scheme)
-    host = host.lower().removesuffix(_DEFAULT_PORTS.get(scheme, "").encode())
-    return scheme.encode() + b"://" + host
+    return _origin({"ws": "http", "wss": "https"}.get(scheme, scheme).encode(), host)
+
+
+def _claimed_origin(value: bytes) -> bytes:
+    """The Origin header's origin, in the same form as :func:`_own_origin` (``null`` stays itself)."""
+    scheme, found, host = value.partition(b"://")
+    return _origin(scheme, host) if found else value
 
 
 class SameOrigin:
@@ -101,7 +111,7 @@ class SameOrigin:
         if header(scope, b"sec-fetch-site") == b"cross-site":
             return "refused: the request was sent by another site's page (Sec-Fetch-Site: cross-site)"
         origin = header(scope, b"origin")
-        if origin is not None and origin.lower() != _own_origin(scope):
+        if origin is not None and _claimed_origin(origin) != _own_origin(scope):
             shown = origin.decode("latin-1")[:100]
             return f"refused: the request was sent by a page of {shown}, not of this site (Origin)"
         return None
