@@ -22,8 +22,6 @@ PAGE_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src
 CDN = "https://cdn.jsdelivr.net"  # where FastAPI's API docs page takes Swagger UI from
 _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _DEFAULT_PORTS = {b"http": b":80", b"https": b":443"}
-
-
 _INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
 
 
