@@ -9,7 +9,9 @@ stream computed here from the key, the daily's par against the computer playing 
 
 from __future__ import annotations
 
+import base64
 import functools
+import hashlib
 import itertools
 import json
 import math
@@ -22,6 +24,7 @@ import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -717,3 +720,102 @@ def test_a_refused_selection_carries_the_engines_reason(alice: TestClient) -> No
         assert keep == "".join(sorted(keep)) and keep not in offered
         assert all(roll.count(int(d)) >= keep.count(d) for d in set(keep))
         assert reason.split(":")[0] == keep  # the engine names the dice it refuses
+
+
+# -- security headers and origin checks (SECURITY.md, section 6) ----------------------------------------------
+
+
+class _InlineCode(HTMLParser):
+    """What a page holds that its Content-Security-Policy would refuse: inline scripts (JSON data blocks are
+    data, not code), event handler attributes and style attributes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[str] = []
+        self._script: dict[str, str | None] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found += [f"<{tag} {name}=>" for name, _ in attrs if name.startswith("on") or name == "style"]
+        if tag == "script":
+            self._script = dict(attrs)
+
+    def handle_data(self, data: str) -> None:
+        script, self._script = self._script, None
+        if script is not None and "src" not in script and script.get("type") != "application/json" and data.strip():
+            self.found.append(f"<script>{data[:40]}")
+
+
+def test_every_answer_carries_the_security_headers_and_no_page_holds_code_its_policy_refuses(
+    alice: TestClient,
+) -> None:
+    game = new_game(alice, mode="solo")["id"]
+    challenge = alice.post("/api/challenges", json={}).json()["code"]
+    table = alice.post("/api/tables", json={}).json()["code"]
+    pages = ["/", "/daily", "/rules", "/stats", "/training", f"/play/{game}", f"/c/{challenge}",
+             f"/c/{challenge}/results", f"/t/{table}", "/play/nope"]
+    for path in [*pages, f"/api/games/{game}", "/api/nothing", "/static/table.js", "/static/favicon.svg"]:
+        answer = alice.get(path)
+        policy = answer.headers["content-security-policy"]
+        assert "script-src 'self';" in policy and "style-src 'self';" in policy, path
+        assert "frame-ancestors 'none'" in policy and "unsafe" not in policy, path
+        assert answer.headers["x-content-type-options"] == "nosniff", path
+        assert answer.headers["x-frame-options"] == "DENY", path
+        assert answer.headers["referrer-policy"] == "same-origin", path
+    for path in pages:
+        parser = _InlineCode()
+        parser.feed(alice.get(path).text)
+        assert parser.found == [], path
+
+
+def test_the_api_docs_may_run_their_own_inline_script_and_no_other(alice: TestClient) -> None:
+    docs = alice.get("/api/docs")
+    assert docs.status_code == 200
+    scripts = re.findall(r"<script>(.*?)</script>", docs.text, re.DOTALL)
+    assert len(scripts) == 1
+    digest = base64.b64encode(hashlib.sha256(scripts[0].encode()).digest()).decode()
+    policy = docs.headers["content-security-policy"]
+    assert f"script-src https://cdn.jsdelivr.net 'sha256-{digest}';" in policy
+    assert "frame-ancestors 'none'" in policy and docs.headers["x-content-type-options"] == "nosniff"
+
+
+FOREIGN = [
+    {"origin": "http://evil.example"},
+    {"origin": "http://testserver:8080"},  # another port: the same site, another origin
+    {"origin": "https://testserver"},  # another scheme
+    {"origin": "null"},  # a sandboxed frame, a data: page
+    {"sec-fetch-site": "cross-site"},
+    {"sec-fetch-site": "cross-site", "origin": "http://testserver"},
+]
+
+
+@pytest.mark.parametrize("headers", FOREIGN)
+def test_a_state_changing_request_from_another_sites_page_is_refused_and_does_nothing(
+    alice: TestClient, headers: dict[str, str]
+) -> None:
+    code = alice.post("/api/challenges", json={}).json()["code"]
+    game = new_game(alice, mode="solo")["id"]
+    for path, body in [(f"/api/challenges/{code}/close", None), ("/api/me", {"name": "Mallory"}),
+                       ("/api/games", {"mode": "solo"})]:
+        refused = alice.post(path, json=body, headers=headers)
+        assert refused.status_code == 403, path
+        assert refused.json()["code"] == "cross-origin" and refused.json()["detail"].startswith("refused: the request")
+    assert alice.get(f"/api/challenges/{code}").json()["closed"] is False
+    assert alice.get("/api/me").json()["name"] != "Mallory"
+    with pytest.raises(WebSocketDisconnect) as closed, alice.websocket_connect(f"/ws/games/{game}",
+                                                                                headers=headers) as socket:
+        socket.receive_json()
+    assert closed.value.code == 1008  # refused before it opens
+
+
+@pytest.mark.parametrize("headers", [{}, {"origin": "http://testserver"}, {"origin": "HTTP://TestServer:80"},
+                                     {"sec-fetch-site": "same-origin", "origin": "http://testserver"},
+                                     {"sec-fetch-site": "none"}])
+def test_requests_of_the_sites_own_pages_and_without_an_origin_go_through(
+    alice: TestClient, headers: dict[str, str]
+) -> None:
+    game = alice.post("/api/games", json={"mode": "solo"}, headers=headers)
+    assert game.status_code == 201, game.text
+    with alice.websocket_connect(f"/ws/games/{game.json()['id']}", headers=headers) as socket:
+        assert socket.receive_json()["type"] == "game"
+    # Reading is not acting: another site's page may link to one of ours (its pages are not readable there).
+    assert alice.get(f"/api/games/{game.json()['id']}", headers={"origin": "http://evil.example"}).status_code == 200

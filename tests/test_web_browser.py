@@ -34,6 +34,10 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disa
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 DAILY_KEY = "browser tests' daily key"
+# Each refusal of the page's Content-Security-Policy, as the page's own event reports it (a listener the browser
+# adds before the page's scripts: the policy does not apply to it), on the console.
+REPORT_CSP = """document.addEventListener("securitypolicyviolation", (e) =>
+  console.error(`CSP violation: ${e.effectiveDirective} refused ${e.blockedURI || "inline code"}`));"""
 
 
 @pytest.fixture(scope="module")
@@ -92,10 +96,15 @@ def open_page(browser: Browser, server: str, request: pytest.FixtureRequest) -> 
         context = browser.new_context(viewport=viewport or DESKTOP, base_url=server, reduced_motion=motion,  # type: ignore[arg-type]
                                       locale=locale, has_touch=viewport == PHONE)
         context.set_default_timeout(30_000)  # generous: a loaded 2-core machine
+        context.add_init_script(REPORT_CSP)
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.errors = errors  # type: ignore[attr-defined]
+        violations: list[str] = []  # the event's reports and chromium's own ("... Content Security Policy ...")
+        page.on("console", lambda message: violations.append(message.text)
+                if "CSP violation" in message.text or "Content Security Policy" in message.text else None)
+        page.csp_violations = violations  # type: ignore[attr-defined]
         contexts.append((name, context, page))
         return page
 
@@ -111,6 +120,7 @@ def open_page(browser: Browser, server: str, request: pytest.FixtureRequest) -> 
         print(f"\nscreenshots of the failed test: {folder}")
     for _, context, page in contexts:
         assert not page.errors, page.errors  # type: ignore[attr-defined]
+        assert not page.csp_violations, page.csp_violations  # type: ignore[attr-defined]  # every page, every test
         context.close()
 
 
@@ -415,3 +425,58 @@ def test_a_phone_sized_screen(open_page: Open) -> None:
         assert box["width"] >= 40  # big enough to tap
     play(page, gid)
     expect(page.locator("#over")).to_be_visible()
+
+
+def test_every_page_works_under_the_content_security_policy_which_refuses_injected_code(open_page: Open) -> None:
+    """The pages run with script-src 'self' and style-src 'self' (the fixture fails a test at any violation);
+    code injected into a page, as an XSS would, is refused and reported."""
+    page = open_page()
+    for path, shown in [("/", "#me-form"), ("/daily", "main h1"), ("/stats", "main h1"),
+                        ("/rules", "#scoring tbody tr"), ("/play/nope", "main h1")]:
+        page.goto(path)
+        expect(page.locator(shown).first).to_be_visible()
+    page.goto("/training")
+    expect(page.locator("#quiz-dice .die").first).to_be_visible()  # drawn by training.js from the API
+    page.locator("#drill-roll").click()
+    expect(page.locator("#drill-state")).not_to_be_empty()
+    assert not page.csp_violations  # type: ignore[attr-defined]
+    page.evaluate("""() => {
+        const script = document.createElement("script");
+        script.textContent = "window.injected = 'script'";
+        document.body.append(script);
+        document.body.insertAdjacentHTML("beforeend",
+          '<img src="/static/none" onerror="window.injected = \\'handler\\'">');
+        document.body.insertAdjacentHTML("beforeend", '<p id="styled" style="color: rgb(1, 2, 3)">x</p>');
+    }""")
+    page.wait_for_function("() => document.querySelector('img[src=\"/static/none\"]').complete")
+    assert page.evaluate("() => window.injected") is None
+    assert page.evaluate("() => getComputedStyle(document.getElementById('styled')).color") != "rgb(1, 2, 3)"
+    for _ in range(100):  # the console messages come after the page's work: wait for the three of them
+        seen = " ".join(page.csp_violations)  # type: ignore[attr-defined]
+        if all(directive in seen for directive in ("script-src-elem", "script-src-attr", "style-src-attr")):
+            break
+        page.wait_for_timeout(100)
+    assert "script-src-elem" in seen and "script-src-attr" in seen and "style-src-attr" in seen, seen
+    page.csp_violations.clear()  # type: ignore[attr-defined]  # the ones this test made on purpose
+
+
+def test_a_form_on_another_sites_page_cannot_act_for_the_player(open_page: Open, server: str) -> None:
+    """The page of another origin on the same site (here another port of the host; a sibling subdomain in
+    production) gets the player's SameSite=Lax cookie sent with its form: before the Origin check, its POST
+    closed the player's challenge."""
+    page = open_page("player")
+    page.goto("/")
+    made = page.request.post("/api/challenges", data={"preset": "farkle"})
+    assert made.ok, made.text()
+    code = made.json()["code"]
+    elsewhere = f"http://127.0.0.1:{free_port()}"
+    form = (f'<form method="post" action="{server}/api/challenges/{code}/close"></form>'
+            "<script>document.forms[0].submit()</script>")
+    page.route(f"{elsewhere}/**", lambda route: route.fulfill(content_type="text/html", body=form))
+    with page.expect_response(f"{server}/api/challenges/{code}/close") as answer:
+        page.goto(elsewhere + "/")
+    assert answer.value.status == 403 and answer.value.json()["code"] == "cross-origin"
+    assert page.request.get(f"/api/challenges/{code}").json()["closed"] is False
+    page.goto(f"/c/{code}/results")  # the player's own page still closes it
+    page.get_by_role("button", name="Close the challenge now").click()
+    expect(page.locator("#dice-key")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))

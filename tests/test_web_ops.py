@@ -23,7 +23,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, make_url, text
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.pool import NullPool
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from hotdice.store import Store
@@ -232,6 +232,37 @@ def test_serve_closes_a_websocket_that_sends_a_message_too_big(tmp_path: Path) -
             with pytest.raises(ConnectionClosed) as closed:
                 screen.recv(timeout=30)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009  # message too big
+    finally:
+        server.stop()
+
+
+def test_behind_a_proxy_the_origin_checked_is_the_proxys_scheme_and_host(tmp_path: Path) -> None:
+    """The README's nginx passes Host and X-Forwarded-Proto: the page of https://dice.example.org may act, the
+    same host over plain http (another origin) may not; this test's address is a trusted proxy (the default)."""
+    env = {**os.environ, "HOTDICE_DATA_DIR": str(tmp_path), "HOTDICE_RATE_LIMITS": "off"}
+    env.pop("HOTDICE_DATABASE_URL", None)
+    server = Server(env)
+    base = f"http://127.0.0.1:{server.port}"
+    proxied = {"host": "dice.example.org", "x-forwarded-proto": "https"}
+    try:
+        server.wait_until_started(workers=1)
+
+        def status(**headers: str) -> int:
+            return httpx.post(f"{base}/api/games", json={"mode": "solo"}, headers=headers, timeout=30).status_code
+
+        assert status(**proxied, origin="https://dice.example.org") == 201
+        assert status(**proxied, origin="http://dice.example.org") == 403
+        assert status(host="dice.example.org", origin="https://dice.example.org") == 403  # not through the proxy
+        assert status(**proxied, origin="https://dice.example.org", **{"sec-fetch-site": "cross-site"}) == 403
+        made = httpx.post(f"{base}/api/games", json={"mode": "solo"}, timeout=30)
+        assert made.headers["x-content-type-options"] == "nosniff" and "content-security-policy" in made.headers
+        live = f"ws://127.0.0.1:{server.port}/ws/games/{made.json()['id']}"
+        with connect(live, origin=f"https://127.0.0.1:{server.port}", open_timeout=30,  # type: ignore[arg-type]
+                     additional_headers={"x-forwarded-proto": "https"}) as screen:  # wss, seen through the proxy
+            assert json.loads(screen.recv(timeout=30))["type"] == "game"
+        with pytest.raises(InvalidStatus) as refused:  # closed before it opens: uvicorn answers the handshake 403
+            connect(live, origin="https://evil.example", open_timeout=30)  # type: ignore[arg-type]
+        assert refused.value.response.status_code == 403
     finally:
         server.stop()
 

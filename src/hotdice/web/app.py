@@ -11,7 +11,8 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
@@ -26,6 +27,7 @@ from hotdice.web.limits import RateLimits, SizeLimits, buckets_for
 from hotdice.web.logs import RequestLog
 from hotdice.web.routes import router
 from hotdice.web.routes.pages import render_error
+from hotdice.web.security import DOCS_PATH, SameOrigin, SecurityHeaders, docs_policy
 from hotdice.web.services import players
 from hotdice.web.settings import Settings
 
@@ -106,7 +108,7 @@ def create_app(settings: Settings | None = None, *, freeze_at_start: bool = Fals
         title="hotdice",
         summary="Farkle, 10 000 and 5000 dice games",
         lifespan=lifespan,
-        docs_url="/api/docs",
+        docs_url=None,  # served below, with the policy that lets its inline script run
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
@@ -118,10 +120,17 @@ def create_app(settings: Settings | None = None, *, freeze_at_start: bool = Fals
     app.add_middleware(HotRoutes)
     app.add_middleware(DeviceCookie)
     app.add_middleware(SizeLimits, max_body=settings.max_body)
-    app.add_middleware(RateLimits, settings=settings, buckets=buckets)  # outermost: counted before anything else
-    app.add_middleware(RequestLog)  # around everything: every answer is logged with its request id, 429s too
+    app.add_middleware(SameOrigin)  # before the body is read or a cookie given
+    app.add_middleware(RateLimits, settings=settings, buckets=buckets)  # counted before anything else
+    docs = bytes(get_swagger_ui_html(openapi_url="/api/openapi.json", title="hotdice - Swagger UI").body)
+    app.add_middleware(SecurityHeaders, docs_policy=docs_policy(docs))  # on every answer, 429s too
+    app.add_middleware(RequestLog)  # around everything: every answer is logged with its request id
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(router)
+
+    @app.get(DOCS_PATH, include_in_schema=False)
+    async def api_docs() -> HTMLResponse:
+        return HTMLResponse(docs)
 
     @app.exception_handler(WebError)
     async def refused(request: Request, exc: WebError) -> Response:
