@@ -32,7 +32,9 @@ from hotdice.modes import daily_seed
 from hotdice.record import Record, replay
 from hotdice.store.web_models import WebGame, WebSecret
 from hotdice.web.hub import POLL_SECONDS, RELOAD, Hub, PostgresChannel, hub_for
+from hotdice.web.services.players import COOKIE, DEVICE_KEY, Devices
 from tests.db_support import BACKENDS, fresh_postgres_database
+from tests.test_web_devices import made_up
 from tests.web_servers import HOST, Preloader, Server, free_port, server_env, wait_up
 from tests.web_support import next_intent
 
@@ -193,6 +195,27 @@ def test_a_challenge_and_a_table_across_two_processes(two_servers: tuple[str, st
         _ok(bob.post(f"{b}/api/tables/{table}/join", json={"name": "Bob"}))
         assert lobby.first(lambda m: m["type"] == "table", after=joined) - joined < AT_ONCE
     assert [s["name"] for s in _ok(alice.get(f"{a}/api/tables/{table}"))["seats"]][1:] == ["Bob"]
+
+
+def test_a_device_made_by_one_process_is_a_device_of_the_other(two_servers: tuple[str, str], database_url: str) -> None:
+    """Both sign with the device key kept in the database, made by whichever process started first."""
+    a, b = two_servers
+    alice = httpx.Client(timeout=30)
+    _ok(alice.post(f"{a}/api/me", json={"name": "Ann"}))
+    cookie = alice.cookies[COOKIE]
+    answer = alice.get(f"{b}/api/me")
+    assert _ok(answer) == {"name": "Ann", "rules": "farkle"} and "set-cookie" not in answer.headers
+    engine = create_engine(database_url)
+    try:
+        with engine.connect() as connection:
+            key = connection.scalar(select(WebSecret.value).where(WebSecret.name == DEVICE_KEY))
+    finally:
+        engine.dispose()
+    assert key is not None and Devices(bytes.fromhex(key)).token(cookie) is not None
+    foreign = Devices(b"another server's key").cookie(made_up())
+    stranger = httpx.get(f"{b}/api/me", headers={"cookie": f"{COOKIE}={foreign}"}, timeout=30)
+    assert _ok(stranger) == {"name": "Player", "rules": "farkle"}  # a new device, given by b
+    assert Devices(bytes.fromhex(key)).token(stranger.cookies[COOKIE]) not in (None, foreign.split(".")[0])
 
 
 def test_redis_carries_the_moves_between_processes(tmp_path: Path) -> None:

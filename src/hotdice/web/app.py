@@ -56,7 +56,8 @@ class DeviceCookie:
         app_state = scope["app"].state
         token = await _played_before_signing(app_state.db, raw_device_cookie(scope)) or players.new_token()
         scope.setdefault("state", {})["device_token"] = token
-        cookie = f"{players.COOKIE}={app_state.devices.cookie(token)}; Max-Age={COOKIE_AGE}; Path=/; HttpOnly; SameSite=Lax"
+        signed = app_state.devices.cookie(token)
+        cookie = f"{players.COOKIE}={signed}; Max-Age={COOKIE_AGE}; Path=/; HttpOnly; SameSite=Lax"
         if scope.get("scheme") == "https":
             cookie += "; Secure"
 
