@@ -61,6 +61,7 @@ def test_a_made_up_token_per_request_makes_no_player_and_counts_as_a_new_device(
     codes = [answer.status_code for answer in answers]
     assert codes == [200] * NEW_DEVICES.burst + [429] * (len(forged) - NEW_DEVICES.burst)
     assert answers[-1].json()["limit"] == "new-device"
+    assert "without a device cookie this server gave" in answers[-1].json()["detail"]
     made = token_hashes(app)
     assert not made & {sha256(token) for token in forged}  # no player is any made-up token's
     assert len(made) == NEW_DEVICES.burst  # the players of the devices the server gave instead

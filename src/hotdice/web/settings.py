@@ -60,7 +60,7 @@ class Settings:
     device_key: bytes | None = None  # signs the device cookies; None: one kept in the database, as the daily key
     player_rate: Rate | None = PLAYER_RATE  # per device (cookie); None: no limit
     address_rate: Rate | None = ADDRESS_RATE  # per client address
-    new_device_rate: Rate | None = NEW_DEVICE_RATE  # requests without a device cookie, per client address
+    new_device_rate: Rate | None = NEW_DEVICE_RATE  # requests without a signed device cookie, per address
     max_body: int = MAX_BODY  # bytes
 
     @classmethod
