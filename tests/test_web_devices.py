@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -22,6 +24,7 @@ from hotdice.store.web_models import WebPlayer
 from hotdice.web import Settings, create_app
 from hotdice.web.services.players import COOKIE
 from hotdice.web.settings import DEVICE_KEY_ENV, Rate
+from tests.web_servers import free_port
 
 NEW_DEVICES = Rate(per_second=0.01, burst=5)  # no refill during a test
 
@@ -127,9 +130,11 @@ def test_a_cookie_from_before_signing_without_a_player_is_a_new_device(tmp_path:
     assert token_hashes(app) == {sha256(answer.cookies[COOKIE].split(".")[0])}
 
 
-def test_a_short_device_key_is_refused_with_its_length(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(DEVICE_KEY_ENV, "too short")
-    with pytest.raises(ValueError, match=f"{DEVICE_KEY_ENV} has at least 32 characters \\(it has 9\\)"):
-        Settings.from_env()
+def test_a_short_device_key_is_refused_with_its_length(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv(DEVICE_KEY_ENV, "k" * 32)
     assert Settings.from_env().device_key == b"k" * 32
+    env = {"HOTDICE_DATA_DIR": str(tmp_path), DEVICE_KEY_ENV: "too short", "PATH": "/usr/bin:/bin"}
+    served = subprocess.run([sys.executable, "-m", "hotdice.cli", "serve", "--port", str(free_port())],
+                            capture_output=True, text=True, env=env, timeout=60)
+    assert served.returncode == 2
+    assert served.stderr == f"hotdice: error: {DEVICE_KEY_ENV} has at least 32 characters (it has 9)\n"
