@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import secrets
 import statistics
 import threading
 import time
@@ -239,8 +238,7 @@ def test_with_redis_the_rate_limits_are_shared_by_the_processes(redis: bool, tmp
     limits = {"HOTDICE_RATE_LIMITS": "on", "HOTDICE_RATE_PLAYER": "0.01/s burst 6", "HOTDICE_RATE_ADDRESS": "off",
               "HOTDICE_RATE_NEW_DEVICE": "off", **({"HOTDICE_REDIS_URL": REDIS_URL} if redis else {})}
     with _two_servers(server_env(url, tmp_path, **limits)) as urls:
-        device = httpx.Client(timeout=30)
-        device.cookies.set("hotdice_device", secrets.token_urlsafe(32))
+        device = _device(urls)  # its cookie made by a request that counts as a new device's (off here)
         answers = [device.get(f"{urls[i % 2]}/api/openapi.json") for i in range(14)]
     statuses = [answer.status_code for answer in answers]
     assert statuses.count(200) == (6 if redis else 12) and set(statuses) == {200, 429}, statuses
@@ -281,8 +279,7 @@ def _device(urls: tuple[str, str]) -> httpx.Client:
 def test_many_concurrent_starts_of_the_daily_give_one_official_attempt(
     two_servers: tuple[str, str], database_url: str
 ) -> None:
-    carol = httpx.Client(timeout=60)  # a new device: its player row is made by these very requests
-    carol.cookies.set("hotdice_device", "c" * 43)
+    carol = _device(two_servers)  # a new device: its player row is made by these very requests
     answers = _at_once([lambda i=i: carol.post(f"{two_servers[i % 2]}/api/daily") for i in range(STARTS)])
     started = [_ok(answer) for answer in answers]
     assert {s["id"] for s in started} == {started[0]["id"]} and all(s["official"] for s in started), started
