@@ -282,7 +282,7 @@ def test_only_the_device_that_plays_a_game_can_act_in_it(alice: TestClient, bob:
 def test_concurrent_submissions_of_one_action_change_the_game_once(app: FastAPI, alice: TestClient) -> None:
     view = new_game(alice, mode="solo")
     db = app.state.db
-    token = alice.cookies["hotdice_device"]
+    token = app.state.devices.token(alice.cookies["hotdice_device"])
     results: list[str] = []
 
     def submit() -> None:

@@ -29,15 +29,16 @@ async def _watch_at_once(tmp_path: Path) -> tuple[list[int], float, int, int]:
         assert made.status_code == 201, made.text
         game = made.json()["id"]
 
-        async def look(token: str) -> int:
+        async def look(cookie: str) -> int:
             async with httpx.AsyncClient(transport=transport, base_url="http://test",
-                                         cookies={players.COOKIE: token}) as device:
+                                         cookies={players.COOKIE: cookie}) as device:
                 return (await device.get(f"/api/games/{game}")).status_code
 
         threads = int(anyio.to_thread.current_default_thread_limiter().total_tokens)
         pool = app.state.db.store.engine.pool.size()
+        cookies = [app.state.devices.cookie(players.new_token()) for _ in range(IN_FLIGHT)]  # devices of the server's
         started = time.perf_counter()
-        statuses = await asyncio.gather(*(look(players.new_token()) for _ in range(IN_FLIGHT)))
+        statuses = await asyncio.gather(*(look(cookie) for cookie in cookies))
         return list(statuses), time.perf_counter() - started, threads, pool
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import secrets
 import statistics
 import threading
 import time
@@ -32,7 +31,9 @@ from hotdice.modes import daily_seed
 from hotdice.record import Record, replay
 from hotdice.store.web_models import WebGame, WebSecret
 from hotdice.web.hub import POLL_SECONDS, RELOAD, Hub, PostgresChannel, hub_for
+from hotdice.web.services.players import COOKIE, DEVICE_KEY, Devices
 from tests.db_support import BACKENDS, fresh_postgres_database
+from tests.test_web_devices import made_up
 from tests.web_servers import HOST, Preloader, Server, free_port, server_env, wait_up
 from tests.web_support import next_intent
 
@@ -195,6 +196,27 @@ def test_a_challenge_and_a_table_across_two_processes(two_servers: tuple[str, st
     assert [s["name"] for s in _ok(alice.get(f"{a}/api/tables/{table}"))["seats"]][1:] == ["Bob"]
 
 
+def test_a_device_made_by_one_process_is_a_device_of_the_other(two_servers: tuple[str, str], database_url: str) -> None:
+    """Both sign with the device key kept in the database, made by whichever process started first."""
+    a, b = two_servers
+    alice = httpx.Client(timeout=30)
+    _ok(alice.post(f"{a}/api/me", json={"name": "Ann"}))
+    cookie = alice.cookies[COOKIE]
+    answer = alice.get(f"{b}/api/me")
+    assert _ok(answer) == {"name": "Ann", "rules": "farkle"} and "set-cookie" not in answer.headers
+    engine = create_engine(database_url)
+    try:
+        with engine.connect() as connection:
+            key = connection.scalar(select(WebSecret.value).where(WebSecret.name == DEVICE_KEY))
+    finally:
+        engine.dispose()
+    assert key is not None and Devices(bytes.fromhex(key)).token(cookie) is not None
+    foreign = Devices(b"another server's key").cookie(made_up())
+    stranger = httpx.get(f"{b}/api/me", headers={"cookie": f"{COOKIE}={foreign}"}, timeout=30)
+    assert _ok(stranger) == {"name": "Player", "rules": "farkle"}  # a new device, given by b
+    assert Devices(bytes.fromhex(key)).token(stranger.cookies[COOKIE]) not in (None, foreign.split(".")[0])
+
+
 def test_redis_carries_the_moves_between_processes(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
     with _two_servers(server_env(url, tmp_path, HOTDICE_REDIS_URL=REDIS_URL)) as (a, b):
@@ -216,8 +238,7 @@ def test_with_redis_the_rate_limits_are_shared_by_the_processes(redis: bool, tmp
     limits = {"HOTDICE_RATE_LIMITS": "on", "HOTDICE_RATE_PLAYER": "0.01/s burst 6", "HOTDICE_RATE_ADDRESS": "off",
               "HOTDICE_RATE_NEW_DEVICE": "off", **({"HOTDICE_REDIS_URL": REDIS_URL} if redis else {})}
     with _two_servers(server_env(url, tmp_path, **limits)) as urls:
-        device = httpx.Client(timeout=30)
-        device.cookies.set("hotdice_device", secrets.token_urlsafe(32))
+        device = _device(urls)  # its cookie made by a request that counts as a new device's (off here)
         answers = [device.get(f"{urls[i % 2]}/api/openapi.json") for i in range(14)]
     statuses = [answer.status_code for answer in answers]
     assert statuses.count(200) == (6 if redis else 12) and set(statuses) == {200, 429}, statuses
@@ -258,8 +279,7 @@ def _device(urls: tuple[str, str]) -> httpx.Client:
 def test_many_concurrent_starts_of_the_daily_give_one_official_attempt(
     two_servers: tuple[str, str], database_url: str
 ) -> None:
-    carol = httpx.Client(timeout=60)  # a new device: its player row is made by these very requests
-    carol.cookies.set("hotdice_device", "c" * 43)
+    carol = _device(two_servers)  # a new device: its player row is made by these very requests
     answers = _at_once([lambda i=i: carol.post(f"{two_servers[i % 2]}/api/daily") for i in range(STARTS)])
     started = [_ok(answer) for answer in answers]
     assert {s["id"] for s in started} == {started[0]["id"]} and all(s["official"] for s in started), started

@@ -404,7 +404,7 @@ def serve_command(
         raise BadInput(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     try:
         settings = Settings.from_env()
-    except ValueError as exc:  # a rate limit or a body size that does not read
+    except ValueError as exc:  # a rate limit, a body size or a device key that does not read
         raise BadInput(str(exc)) from None
     try:
         upgrade(settings.url())  # here, once: the workers then start on a database at the head

@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -18,7 +19,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from hotdice.web.asgi import device_cookie
+from hotdice.web.asgi import device_cookie, raw_device_cookie
 from hotdice.web.db import Database
 from hotdice.web.errors import WebError
 from hotdice.web.hot import HotRoutes
@@ -29,6 +30,7 @@ from hotdice.web.routes import router
 from hotdice.web.routes.pages import render_error
 from hotdice.web.security import DOCS_PATH, SameOrigin, SecurityHeaders, docs_policy
 from hotdice.web.services import players
+from hotdice.web.services.keys import kept_key
 from hotdice.web.settings import Settings
 
 __all__ = ["create_app"]
@@ -39,7 +41,9 @@ COOKIE_AGE = 10 * 365 * 24 * 3600
 
 
 class DeviceCookie:
-    """Gives every browser a random device token in an HttpOnly cookie: it is who they are here."""
+    """Gives every browser a device token in an HttpOnly cookie, signed by the server: it is who they are here.
+    A cookie the server did not sign is replaced by a new device's, but for one from before signing whose
+    device has a player: that device keeps its token (its games, its daily attempt), signed from now on."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -51,9 +55,11 @@ class DeviceCookie:
         if device_cookie(scope) is not None:
             await self.app(scope, receive, send)
             return
-        token = players.new_token()
+        app_state = scope["app"].state
+        token = await _played_before_signing(app_state.db, raw_device_cookie(scope)) or players.new_token()
         scope.setdefault("state", {})["device_token"] = token
-        cookie = f"{players.COOKIE}={token}; Max-Age={COOKIE_AGE}; Path=/; HttpOnly; SameSite=Lax"
+        signed = app_state.devices.cookie(token)
+        cookie = f"{players.COOKIE}={signed}; Max-Age={COOKIE_AGE}; Path=/; HttpOnly; SameSite=Lax"
         if scope.get("scheme") == "https":
             cookie += "; Secure"
 
@@ -63,6 +69,30 @@ class DeviceCookie:
             await send(message)
 
         await self.app(scope, receive, send_with_cookie)
+
+
+async def _played_before_signing(db: Database, cookie: str | None) -> str | None:
+    """The token of an unsigned cookie (as every cookie was before signing) whose device has a player; None
+    for anything else. Only requests without a signed cookie ask, and they count against the new-device limit."""
+    if not players.valid_token(cookie):
+        return None
+
+    def played() -> bool:
+        with db.session() as session:
+            return players.find(session, cookie) is not None
+
+    async with db.admission:
+        return cookie if await run_in_threadpool(played) else None
+
+
+def _devices(db: Database, settings: Settings) -> players.Devices:
+    """The device cookies signed with ``HOTDICE_DEVICE_KEY``, or else with the key kept in the database."""
+    if settings.device_key is not None:
+        return players.Devices(settings.device_key)
+    with db.session() as session:
+        key = kept_key(session, players.DEVICE_KEY)
+        session.commit()
+    return players.Devices(key)
 
 
 def _wants_page(request: Request) -> bool:
@@ -115,6 +145,7 @@ def create_app(settings: Settings | None = None, *, freeze_at_start: bool = Fals
     app.state.settings = settings
     app.state.db = db
     app.state.hub = hub
+    app.state.devices = _devices(db, settings)
     app.state.static_version = _static_version()
     # Innermost, after the device cookie: the moves' three routes, without FastAPI's routing (hotdice.web.hot).
     app.add_middleware(HotRoutes)

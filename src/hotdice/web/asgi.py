@@ -8,7 +8,7 @@ from starlette.types import Message, Receive, Scope
 
 from hotdice.web.services import players
 
-__all__ = ["body_again", "device_cookie", "header"]
+__all__ = ["body_again", "device_cookie", "header", "raw_device_cookie"]
 
 _DEVICE = "device_cookie"  # where device_cookie keeps the request's token in its state
 
@@ -22,14 +22,19 @@ def header(scope: Scope, name: bytes) -> bytes | None:
     return None
 
 
+def raw_device_cookie(scope: Scope) -> str | None:
+    """The request's device cookie as it came, signed or not."""
+    raw = header(scope, b"cookie")
+    return None if raw is None else cookie_parser(raw.decode("latin-1")).get(players.COOKIE)
+
+
 def device_cookie(scope: Scope) -> str | None:
-    """The device token of the request's cookie, if it is one this server could have made; the cookie is
-    parsed once a request (the rate limits, the device middleware and the routes all ask)."""
+    """The device token of the request's cookie if this server signed it (the app's :class:`players.Devices`);
+    checked once a request (the rate limits, the device middleware and the routes all ask)."""
     state = scope.setdefault("state", {})
     if _DEVICE not in state:
-        raw = header(scope, b"cookie")
-        token = None if raw is None else cookie_parser(raw.decode("latin-1")).get(players.COOKIE)
-        state[_DEVICE] = token if players.valid_token(token) else None
+        devices: players.Devices = scope["app"].state.devices
+        state[_DEVICE] = devices.token(raw_device_cookie(scope))
     found: str | None = state[_DEVICE]
     return found
 

@@ -43,7 +43,11 @@ MAX_HEADERS = 16 * 1024  # bytes of all header names and values
 MAX_WS_MESSAGE = 4096  # bytes of a message from a screen's WebSocket (they send none): uvicorn closes it past that
 POLICY_VIOLATION = 1008  # WebSocket close code
 SWEEP_EVERY = 60.0  # seconds between sweeps of the buckets that have filled up again
-_WHO = {"address": "this address", "device": "this device", "new-device": "this address without a device cookie"}
+_WHO = {
+    "address": "this address",
+    "device": "this device",
+    "new-device": "this address without a device cookie this server gave",
+}
 WARN_EVERY = 60.0  # seconds between two warnings that the shared buckets cannot be reached
 log = logging.getLogger(__name__)
 
@@ -181,7 +185,7 @@ def _too_large(reason: str) -> dict[str, str]:
 
 
 class RateLimits:
-    """429 with Retry-After once an address, a device, or an address's cookieless requests go too fast."""
+    """429 with Retry-After once an address, a device, or an address's new devices go too fast."""
 
     def __init__(self, app: ASGIApp, settings: Settings, buckets: BucketStore) -> None:
         self.app = app
@@ -192,7 +196,8 @@ class RateLimits:
 
     def _limits(self, scope: Scope) -> list[tuple[str, str, Rate]]:
         """What this request counts against (limit, bucket, rate): its address, and its device or, without
-        a device cookie, its address's new devices; limits turned off are left out."""
+        a device cookie the server signed (none, made up, forged), its address's new devices; limits turned
+        off are left out."""
         client = scope.get("client")
         address = str(client[0]) if client else "unknown"
         token = device_cookie(scope)

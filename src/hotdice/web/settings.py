@@ -13,9 +13,11 @@ from sqlalchemy import URL
 from hotdice.modes import DAILY_KEY_ENV
 from hotdice.store import DB_FILE, data_dir
 
-__all__ = ["DATABASE_URL_ENV", "REDIS_URL_ENV", "Rate", "Settings"]
+__all__ = ["DATABASE_URL_ENV", "DEVICE_KEY_ENV", "REDIS_URL_ENV", "Rate", "Settings"]
 
 DATABASE_URL_ENV = "HOTDICE_DATABASE_URL"
+DEVICE_KEY_ENV = "HOTDICE_DEVICE_KEY"
+MIN_DEVICE_KEY = 32  # characters: a shorter key could be guessed, and with it any device's cookie made
 REDIS_URL_ENV = "HOTDICE_REDIS_URL"
 _RATE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*/\s*s\s+burst\s+(\d+)\s*", re.IGNORECASE)
 
@@ -55,14 +57,16 @@ class Settings:
     database_url: str | None = None
     redis_url: str | None = None  # live updates between server processes through Redis (hotdice.web.hub)
     daily_key: bytes | None = None  # None: a key the server makes once and keeps in its database
+    device_key: bytes | None = None  # signs the device cookies; None: one kept in the database, as the daily key
     player_rate: Rate | None = PLAYER_RATE  # per device (cookie); None: no limit
     address_rate: Rate | None = ADDRESS_RATE  # per client address
-    new_device_rate: Rate | None = NEW_DEVICE_RATE  # requests without a device cookie, per client address
+    new_device_rate: Rate | None = NEW_DEVICE_RATE  # requests without a signed device cookie, per address
     max_body: int = MAX_BODY  # bytes
 
     @classmethod
     def from_env(cls) -> Settings:
-        """``HOTDICE_DATA_DIR``, ``_DATABASE_URL``, ``_REDIS_URL``, ``_DAILY_KEY`` and the limits (README)."""
+        """``HOTDICE_DATA_DIR``, ``_DATABASE_URL``, ``_REDIS_URL``, ``_DAILY_KEY``, ``_DEVICE_KEY`` and the
+        limits (README)."""
 
         def rate(name: str, default: Rate) -> Rate | None:
             text = os.environ.get(name, "").strip()
@@ -71,11 +75,15 @@ class Settings:
         max_body = os.environ.get("HOTDICE_MAX_BODY", "").strip()
         if max_body and not (max_body.isdigit() and int(max_body) > 0):
             raise ValueError(f"HOTDICE_MAX_BODY is a number of bytes, not {max_body!r}")
+        device_key = os.environ.get(DEVICE_KEY_ENV, "").strip()
+        if device_key and len(device_key) < MIN_DEVICE_KEY:
+            raise ValueError(f"{DEVICE_KEY_ENV} has at least {MIN_DEVICE_KEY} characters (it has {len(device_key)})")
         settings = cls(
             data_dir=data_dir(),
             database_url=os.environ.get(DATABASE_URL_ENV) or None,
             redis_url=os.environ.get(REDIS_URL_ENV) or None,
             daily_key=os.environ.get(DAILY_KEY_ENV, "").encode() or None,
+            device_key=device_key.encode() or None,
             player_rate=rate("HOTDICE_RATE_PLAYER", PLAYER_RATE),
             address_rate=rate("HOTDICE_RATE_ADDRESS", ADDRESS_RATE),
             new_device_rate=rate("HOTDICE_RATE_NEW_DEVICE", NEW_DEVICE_RATE),

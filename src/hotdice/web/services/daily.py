@@ -13,7 +13,6 @@ to come. With both, ``hotdice verify`` checks any record of that day (:mod:`hotd
 from __future__ import annotations
 
 import random
-import secrets
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
@@ -23,11 +22,12 @@ from sqlalchemy.orm import Session
 
 from hotdice.modes import Mode, Result, compare, daily, daily_day, daily_seed
 from hotdice.players import make_player, play_game
-from hotdice.store.web_models import WebDailyPar, WebGame, WebPlayer, WebSecret
+from hotdice.store.web_models import WebDailyPar, WebGame, WebPlayer
 from hotdice.verify import commitment_of
 from hotdice.web.db import hold
 from hotdice.web.errors import Conflict
 from hotdice.web.services.games import computer_spec, human_seat, new_game_row, player_name
+from hotdice.web.services.keys import kept_key
 from hotdice.web.settings import Settings
 
 __all__ = ["PAR_LEVEL", "daily_key", "day_key", "page", "par", "start"]
@@ -37,18 +37,7 @@ _KEY = "daily-key"
 
 
 def daily_key(session: Session, settings: Settings) -> bytes:
-    if settings.daily_key is not None:
-        return settings.daily_key
-    found = session.get(WebSecret, _KEY)
-    if found is None:
-        try:
-            with session.begin_nested():
-                found = WebSecret(name=_KEY, value=secrets.token_hex(32))
-                session.add(found)
-        except IntegrityError:  # another request made it first
-            found = session.get(WebSecret, _KEY)
-            assert found is not None
-    return bytes.fromhex(found.value)
+    return settings.daily_key if settings.daily_key is not None else kept_key(session, _KEY)
 
 
 def _noon(day: date) -> datetime:

@@ -1,11 +1,16 @@
-"""Players without accounts: a random device token (kept by the browser in an HttpOnly cookie) and a name.
+"""Players without accounts: a random device token, which the server signs (kept by the browser in an
+HttpOnly cookie), and a name.
 
-Only the token's SHA-256 is stored, so a copy of the database does not let anyone act as a player.
+Only the token's SHA-256 is stored, so a copy of the database does not let anyone act as a player. The
+cookie is the token and its HMAC under the server's device key (:class:`Devices`): a token the server did not
+make is not a device here, so a client cannot make up a new one at each request to escape the new-device limit.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 import re
 import secrets
 
@@ -19,16 +24,18 @@ from hotdice.web.errors import BadRequest
 from hotdice.web.memo import Recent
 
 __all__ = [
-    "COOKIE", "DEFAULT_NAME", "MAX_NAME", "clean_name", "device_player", "device_player_id", "known_id", "new_token",
-    "update", "valid_token",
+    "COOKIE", "DEFAULT_NAME", "DEVICE_KEY", "MAX_NAME", "Devices", "clean_name", "device_player", "device_player_id",
+    "known_id", "new_token", "update", "valid_token",
 ]  # fmt: skip
 
 COOKIE = "hotdice_device"
+DEVICE_KEY = "device-key"  # the WebSecret that signs the device cookies when HOTDICE_DEVICE_KEY is not set
 DEFAULT_NAME = "Player"
 MAX_NAME = 24  # a name fits on a phone's scoreboard
 # The ids of the players this process has found, by their token's hash: a device's token and its player's id
 # never change (a name or house rules may: those are always read from the database).
 _IDS: Recent[str, str] = Recent(100_000)
+CHECKED = 100_000  # the device cookies whose check is kept, the most recently used
 
 
 def new_token() -> str:
@@ -39,8 +46,40 @@ _TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
 
 
 def valid_token(token: str | None) -> bool:
-    """A token this server could have made (43 url-safe characters); anything else is ignored."""
+    """A token of the shape this server makes (43 url-safe characters): a device's cookie before signing."""
     return token is not None and _TOKEN.fullmatch(token) is not None
+
+
+class Devices:
+    """The device cookies of a server: ``token.mac``, the mac the token's HMAC-SHA256 under ``key``. Every
+    process given the same key accepts the cookies of the others."""
+
+    def __init__(self, key: bytes) -> None:
+        self._key = key
+        # The genuine cookies met lately, with their tokens: a device's next requests need no HMAC, which
+        # costs several times a lookup. Only those the server signed are kept: made-up ones cannot fill it.
+        self._checked: Recent[str, str] = Recent(CHECKED)
+
+    def _mac(self, token: str) -> str:
+        return base64.urlsafe_b64encode(hmac.digest(self._key, token.encode(), "sha256")).rstrip(b"=").decode()
+
+    def cookie(self, token: str) -> str:
+        """The cookie of the device ``token``."""
+        return f"{token}.{self._mac(token)}"
+
+    def token(self, cookie: str | None) -> str | None:
+        """The device token of a cookie this server signed; None for anything else (made up, forged, signed
+        with another key, from before signing)."""
+        if cookie is None:
+            return None
+        found = self._checked.get(cookie)
+        if found is not None:
+            return found
+        token, dot, mac = cookie.partition(".")
+        if not dot or not valid_token(token) or not mac.isascii() or not hmac.compare_digest(mac, self._mac(token)):
+            return None
+        self._checked.put(cookie, token)
+        return token
 
 
 def _hash(token: str) -> str:
