@@ -66,16 +66,15 @@ def wait_up(port: int, alive: subprocess.Popen[bytes] | None = None, within: flo
 
 
 class Server:
-    """A uvicorn process serving the app on its own port."""
+    """A uvicorn process serving the app on its own port; ``cli``: ``hotdice serve`` itself (its protocol)."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], *, cli: bool = False) -> None:
         self.port = free_port()
         self.url = f"http://{HOST}:{self.port}"
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "--factory", "hotdice.web:serve_app",
-             "--host", HOST, "--port", str(self.port), "--log-level", "warning"],
-            env=env, cwd=ROOT,
-        )
+        command = ([sys.executable, "-m", "hotdice.cli", "serve", "--host", HOST, "--port", str(self.port)] if cli
+                   else [sys.executable, "-m", "uvicorn", "--factory", "hotdice.web:serve_app",
+                         "--host", HOST, "--port", str(self.port), "--log-level", "warning"])
+        self.process = subprocess.Popen(command, env=env, cwd=ROOT)
 
     def stop(self) -> None:
         self.process.terminate()
@@ -86,8 +85,8 @@ class Server:
             self.process.wait()
 
 
-def start_server(env: dict[str, str]) -> Server:
-    server = Server(env)
+def start_server(env: dict[str, str], *, cli: bool = False) -> Server:
+    server = Server(env, cli=cli)
     wait_up(server.port, server.process)
     return server
 

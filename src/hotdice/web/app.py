@@ -22,7 +22,7 @@ from hotdice.web.db import Database
 from hotdice.web.errors import WebError
 from hotdice.web.hot import HotRoutes
 from hotdice.web.hub import hub_for
-from hotdice.web.limits import RateLimits, SizeLimits, buckets_for
+from hotdice.web.limits import RateLimits, SizeLimits, WebSocketLimits, buckets_for
 from hotdice.web.logs import RequestLog
 from hotdice.web.routes import router
 from hotdice.web.routes.pages import render_error
@@ -119,6 +119,7 @@ def create_app(settings: Settings | None = None, *, freeze_at_start: bool = Fals
     app.add_middleware(DeviceCookie)
     app.add_middleware(SizeLimits, max_body=settings.max_body)
     app.add_middleware(RateLimits, settings=settings, buckets=buckets)  # outermost: counted before anything else
+    app.add_middleware(WebSocketLimits, cap=settings.websockets_per_address)  # the open ones, rate-limited or not
     app.add_middleware(RequestLog)  # around everything: every answer is logged with its request id, 429s too
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(router)
