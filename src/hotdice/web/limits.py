@@ -287,8 +287,11 @@ class WebSocketLimits:
         client = scope.get("client")
         address = str(client[0]) if client else "unknown"
         if self.open[address] >= self.cap:
+            # Accepted, then closed: a WebSocket refused before it is accepted gets only an HTTP 403, no reason.
+            await receive()  # websocket.connect
+            await send({"type": "websocket.accept"})
             reason = f"too many live screens from this address: at most {self.cap} at once"
-            await _refuse(scope, receive, send, 503, {"detail": reason})
+            await send({"type": "websocket.close", "code": POLICY_VIOLATION, "reason": reason})
             return
         self.open[address] += 1
         try:
