@@ -30,9 +30,10 @@ SLACK = 3.0  # seconds a loaded machine may add to a timer
 
 @pytest.fixture(scope="module")
 def impatient(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """``hotdice serve`` giving a request head one second."""
+    """``hotdice serve`` giving a request head one second, and two WebSockets to an address, behind a proxy
+    on this machine (the default ``--forwarded-allow-ips``)."""
     data = tmp_path_factory.mktemp("impatient")
-    server = start_server(server_env(f"sqlite:///{data / 'db.sqlite3'}", data,
+    server = start_server(server_env(f"sqlite:///{data / 'db.sqlite3'}", data, HOTDICE_WEBSOCKETS_PER_ADDRESS="2",
                                      HOTDICE_HEAD_TIMEOUT=str(HEAD_TIMEOUT)), serve=[])
     yield server
     server.stop()
@@ -131,6 +132,20 @@ def test_one_websocket_over_the_cap_of_an_address_is_closed_with_1008(capped: Se
         assert closed.value.rcvd.reason == "too many live screens from this address: at most 2 at once"
     with connect(url, open_timeout=30) as again:  # the two have closed: counted no more
         assert '"type":"game"' in str(again.recv(10)).replace(" ", "")
+
+
+def test_behind_a_trusted_proxy_the_websockets_of_each_forwarded_client_are_counted(impatient: Server) -> None:
+    made = httpx.post(f"{impatient.url}/api/games", json={"mode": "solo"}, timeout=30)
+    assert made.status_code == 201, made.text
+    url = f"ws://{HOST}:{impatient.port}/ws/games/{made.json()['id']}"
+    one, other = {"X-Forwarded-For": "203.0.113.7"}, {"X-Forwarded-For": "203.0.113.8"}
+    with contextlib.ExitStack() as stack:
+        for headers in (one, one, other, other):  # two each, all through the one proxy
+            screen = stack.enter_context(connect(url, open_timeout=30, additional_headers=headers))
+            assert '"type":"game"' in str(screen.recv(10)).replace(" ", "")
+        with connect(url, open_timeout=30, additional_headers=one) as third, pytest.raises(ConnectionClosed) as closed:
+            third.recv(10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
 
 
 SCREENS = 30

@@ -77,11 +77,11 @@ class Settings:
             return Rate.parse(text) if text else default
 
         def cap(name: str, default: int) -> int | None:
-            text = os.environ.get(name, "").strip().lower()
-            if text == "off":
+            text = os.environ.get(name, "").strip()
+            if text.lower() == "off":
                 return None
             if text and not (text.isdigit() and int(text) > 0):
-                raise ValueError(f"{name} is a number of connections or 'off', not {text!r}")
+                raise ValueError(f"{name} is a whole number above 0 or 'off', not {text!r}")
             return int(text) if text else default
 
         max_body = os.environ.get("HOTDICE_MAX_BODY", "").strip()
