@@ -11,7 +11,7 @@ processes through a shared channel, chosen by :func:`hub_for`:
   screens watch (a game's action number), so a move made through another process on the same file shows
   within :data:`POLL_SECONDS`. One watcher task per topic polls for all the screens of that topic and sends
   them the new state, read once; it stops when the last of them leaves. (A poll per screen cost a core for
-  900 idle screens: BENCHMARKS.md.)
+  900 idle screens: SECURITY.md, section 5.)
 
 On PostgreSQL a change's ``NOTIFY`` goes in the change's own transaction (:meth:`Hub.commit`): PostgreSQL
 delivers it at the commit, so never for a change rolled back, and it costs no transaction of its own.
