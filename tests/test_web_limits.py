@@ -417,7 +417,11 @@ def test_a_page_with_a_long_parameter_is_a_readable_page(guarded: TestClient) ->
     assert "at most 32 characters" in refused.text
 
 
-@pytest.mark.parametrize(("name", "value"), [("HOTDICE_RATE_ADDRESS", "lots"), ("HOTDICE_MAX_BODY", "16k")])
+@pytest.mark.parametrize(("name", "value"), [
+    ("HOTDICE_RATE_ADDRESS", "lots"), ("HOTDICE_MAX_BODY", "16k"), ("HOTDICE_HEAD_TIMEOUT", "5s"),
+    ("HOTDICE_HEAD_TIMEOUT", "0"), ("HOTDICE_CONNECTIONS_PER_ADDRESS", "-1"),
+    ("HOTDICE_WEBSOCKETS_PER_ADDRESS", "many"),
+])
 def test_serve_with_a_bad_limit_says_so_in_one_line(name: str, value: str, tmp_path: Path) -> None:
     env = {**os.environ, "HOTDICE_DATA_DIR": str(tmp_path), name: value}
     done = subprocess.run([sys.executable, "-m", "hotdice.cli", "serve", "--port", str(free_port())], env=env,

@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
@@ -66,16 +67,17 @@ def wait_up(port: int, alive: subprocess.Popen[bytes] | None = None, within: flo
 
 
 class Server:
-    """A uvicorn process serving the app on its own port."""
+    """A uvicorn process serving the app on its own port; ``serve``: ``hotdice serve`` itself (its protocol)
+    with these further arguments."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], *, serve: Sequence[str] | None = None) -> None:
         self.port = free_port()
         self.url = f"http://{HOST}:{self.port}"
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "--factory", "hotdice.web:serve_app",
-             "--host", HOST, "--port", str(self.port), "--log-level", "warning"],
-            env=env, cwd=ROOT,
-        )
+        where = ["--host", HOST, "--port", str(self.port)]
+        command = ([sys.executable, "-m", "hotdice.cli", "serve", *where, *serve] if serve is not None
+                   else [sys.executable, "-m", "uvicorn", "--factory", "hotdice.web:serve_app", *where,
+                         "--log-level", "warning"])
+        self.process = subprocess.Popen(command, env=env, cwd=ROOT)
 
     def stop(self) -> None:
         self.process.terminate()
@@ -86,8 +88,8 @@ class Server:
             self.process.wait()
 
 
-def start_server(env: dict[str, str]) -> Server:
-    server = Server(env)
+def start_server(env: dict[str, str], *, serve: Sequence[str] | None = None) -> Server:
+    server = Server(env, serve=serve)
     wait_up(server.port, server.process)
     return server
 

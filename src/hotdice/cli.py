@@ -416,8 +416,10 @@ def serve_command(
     print(f"hotdice: playing at http://{shown}:{port} (Ctrl+C to stop)", file=sys.stderr)
     # A factory named by import string: every worker process builds its own app (database pool, hub). A new
     # worker answers its supervisor only once Python has loaded it, which takes seconds on a busy machine: a
-    # shorter wait has uvicorn kill and restart workers that were merely starting.
+    # shorter wait has uvicorn kill and restart workers that were merely starting. The HTTP protocol closes
+    # connections that keep a request head waiting and caps them per address (hotdice.web.server).
     uvicorn.run("hotdice.web.app:serve_app", factory=True, host=host, port=port, workers=workers,
+                http="hotdice.web.server:GuardedHttp",
                 log_config=LOG_CONFIG, access_log=False, proxy_headers=proxy_headers,
                 forwarded_allow_ips=forwarded_allow_ips, timeout_worker_healthcheck=60, ws_max_size=MAX_WS_MESSAGE)
 

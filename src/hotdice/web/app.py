@@ -24,7 +24,7 @@ from hotdice.web.db import Database
 from hotdice.web.errors import WebError
 from hotdice.web.hot import HotRoutes
 from hotdice.web.hub import hub_for
-from hotdice.web.limits import RateLimits, SizeLimits, buckets_for
+from hotdice.web.limits import RateLimits, SizeLimits, WebSocketLimits, buckets_for
 from hotdice.web.logs import RequestLog
 from hotdice.web.routes import router
 from hotdice.web.routes.pages import render_error
@@ -155,6 +155,7 @@ def create_app(settings: Settings | None = None, *, freeze_at_start: bool = Fals
     app.add_middleware(RateLimits, settings=settings, buckets=buckets)  # counted before anything else
     docs = bytes(get_swagger_ui_html(openapi_url="/api/openapi.json", title="hotdice - Swagger UI").body)
     app.add_middleware(SecurityHeaders, docs_policy=docs_policy(docs))  # on every answer, 429s too
+    app.add_middleware(WebSocketLimits, cap=settings.websockets_per_address)  # the open ones, rate-limited or not
     app.add_middleware(RequestLog)  # around everything: every answer is logged with its request id
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(router)

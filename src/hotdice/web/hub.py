@@ -7,9 +7,11 @@ processes through a shared channel, chosen by :func:`hub_for`:
 
 - Redis pub/sub when ``HOTDICE_REDIS_URL`` is set;
 - else PostgreSQL ``LISTEN``/``NOTIFY`` when the database is PostgreSQL;
-- else (SQLite) no channel: screens poll (:attr:`Hub.poll`) a cheap number that moves with what they watch
-  (a game's action number), so a move made through another process on the same file shows within
-  :data:`POLL_SECONDS`.
+- else (SQLite) no channel: each process polls (:attr:`Hub.poll`) a cheap number that moves with what its
+  screens watch (a game's action number), so a move made through another process on the same file shows
+  within :data:`POLL_SECONDS`. One watcher task per topic polls for all the screens of that topic and sends
+  them the new state, read once; it stops when the last of them leaves. (A poll per screen cost a core for
+  900 idle screens: SECURITY.md, section 5.)
 
 On PostgreSQL a change's ``NOTIFY`` goes in the change's own transaction (:meth:`Hub.commit`): PostgreSQL
 delivers it at the commit, so never for a change rolled back, and it costs no transaction of its own.
@@ -26,16 +28,20 @@ import contextlib
 import logging
 import secrets
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Hashable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import orjson
 from sqlalchemy import Connection, Engine, Select, bindparam, func, select
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.dml import UpdateBase
+from starlette.concurrency import run_in_threadpool
 
-__all__ = ["POLL_SECONDS", "RELOAD", "Channel", "Hub", "PostgresChannel", "RedisChannel", "hub_for", "notifying"]
+__all__ = [
+    "POLL_SECONDS", "RELOAD", "Channel", "Feed", "Hub", "PostgresChannel", "RedisChannel", "hub_for", "notifying",
+]
 
 QUEUE_SIZE = 64  # a screen that falls this far behind misses messages, then reloads the state
 POLL_SECONDS = 0.2
@@ -47,6 +53,34 @@ log = logging.getLogger(__name__)
 
 Heard = Callable[[str], None]
 Queue = asyncio.Queue[dict[str, Any]]  # one screen's messages
+
+
+@dataclass(frozen=True)
+class Feed:
+    """What screens follow: its topic, its state now, and a cheap number that moves with that state."""
+
+    topic: str
+    state: Callable[[], dict[str, Any]]  # blocking (reads the database): run in a worker thread
+    version: Callable[[], Hashable]  # blocking too
+    carried: Callable[[dict[str, Any]], Hashable] | None = None  # the version a published message shows
+
+
+class _Watcher:
+    """The one task of a process that polls a topic's version for all its screens (SQLite)."""
+
+    def __init__(self, feed: Feed, seen: Hashable) -> None:
+        self.feed = feed
+        self.seen = seen  # the version the screens were last sent
+        self.stale = False  # a message without its version was sent: take the next poll's as seen
+        self.task: asyncio.Task[None] | None = None
+
+    def sent(self, message: dict[str, Any]) -> None:
+        """A message published in this process reached the screens: no need to send its state again."""
+        carried = self.feed.carried
+        if carried is None or message == RELOAD:
+            self.stale = True
+        else:
+            self.seen = carried(message)
 
 
 class Channel(Protocol):
@@ -67,10 +101,12 @@ class Hub:
     def __init__(self, channel: Channel | None = None, *, poll: float | None = None) -> None:
         # Each screen's queue with the event loop it waits on: only that loop may put into it.
         self._topics: defaultdict[str, dict[Queue, asyncio.AbstractEventLoop]] = defaultdict(dict)
+        self._watchers: dict[str, _Watcher] = {}  # by topic, while a screen of it watches (polling only)
         self._channel = channel
         self._listener: asyncio.Task[None] | None = None
         self._origin = secrets.token_hex(8)  # tells this process's own messages apart when they come back
         self.poll = poll  # seconds between checks of what a screen watches; None: changes are pushed
+        self.polls = 0  # versions read by the watchers so far (the benchmark and the tests count them)
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         if self._channel is not None and self._listener is None:
@@ -84,7 +120,14 @@ class Hub:
             self._listener = None
 
     @asynccontextmanager
-    async def subscribe(self, topic: str) -> AsyncIterator[Queue]:
+    async def subscribe(self, topic: str, feed: Feed | None = None) -> AsyncIterator[Queue]:
+        """A queue of the messages of ``topic`` from now on; with polling, ``feed`` (of ``topic``) says what to
+        poll. Its first screen reads the version before it reads the state: no change falls between them."""
+        if self.poll is not None and feed is not None and topic not in self._watchers:
+            seen = await run_in_threadpool(feed.version)
+            if topic not in self._watchers:  # none started while this one read
+                watcher = self._watchers[topic] = _Watcher(feed, seen)
+                watcher.task = asyncio.get_running_loop().create_task(self._watch(topic, watcher, self.poll))
         queue: Queue = asyncio.Queue(QUEUE_SIZE)
         self._topics[topic][queue] = asyncio.get_running_loop()
         try:
@@ -93,6 +136,27 @@ class Hub:
             self._topics[topic].pop(queue, None)
             if not self._topics[topic]:
                 del self._topics[topic]
+                alone = self._watchers.pop(topic, None)
+                if alone is not None and alone.task is not None:
+                    alone.task.cancel()
+
+    async def _watch(self, topic: str, watcher: _Watcher, every: float) -> None:
+        """Every ``every`` seconds, read ``topic``'s version once; when it has moved (through another process),
+        read the state once and send it to every screen of ``topic`` here."""
+        feed = watcher.feed
+        while True:
+            await asyncio.sleep(every)
+            try:
+                now = await run_in_threadpool(feed.version)
+                self.polls += 1
+                if watcher.stale:
+                    watcher.stale, watcher.seen = False, now
+                elif now != watcher.seen:
+                    state = await run_in_threadpool(feed.state)
+                    watcher.seen = feed.carried(state) if feed.carried else now  # the state may be newer
+                    self._put_all(topic, state)
+            except Exception:  # the database is away for a moment, or the game is gone: the screens stay open
+                log.exception("live updates of %s not polled", topic)
 
     def publish(self, topic: str, message: dict[str, Any]) -> None:
         """Send ``message`` to every subscriber of ``topic`` in every process; call it after the commit."""
@@ -148,6 +212,13 @@ class Hub:
         """Put ``message`` in the queues of this process's screens of ``topic``, each from its own event loop: a
         queue filled from another thread or loop would not wake the loop waiting on it. Called from any thread;
         a screen that subscribes after this reads the state itself, already committed."""
+        self._put_all(topic, message)
+        watcher = self._watchers.get(topic)
+        if watcher is not None and watcher.task is not None:
+            with contextlib.suppress(RuntimeError):
+                watcher.task.get_loop().call_soon_threadsafe(watcher.sent, message)
+
+    def _put_all(self, topic: str, message: dict[str, Any]) -> None:
         for queue, loop in list(self._topics.get(topic, {}).items()):
             with contextlib.suppress(RuntimeError):  # that screen's loop has closed: nobody is waiting
                 loop.call_soon_threadsafe(_put, queue, message)

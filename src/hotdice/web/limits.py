@@ -14,6 +14,7 @@ import hashlib
 import logging
 import math
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -34,6 +35,7 @@ __all__ = [
     "RateLimits",
     "SharedBuckets",
     "SizeLimits",
+    "WebSocketLimits",
     "buckets_for",
 ]
 
@@ -271,3 +273,35 @@ class SizeLimits:
             if not message.get("more_body", False):
                 break
         await self.app(scope, body_again(b"".join(chunks), receive), send)
+
+
+class WebSocketLimits:
+    """At most ``cap`` open WebSockets per client address (the forwarded client behind a trusted proxy), counted
+    from the connect to the close: one over is closed with 1008 and the reason. Each holds a screen's task and
+    its live updates for as long as it stays open, so an address could otherwise hold the server's memory."""
+
+    def __init__(self, app: ASGIApp, cap: int | None) -> None:
+        self.app = app
+        self.cap = cap
+        self.open: Counter[str] = Counter()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket" or self.cap is None:
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        address = str(client[0]) if client else "unknown"
+        if self.open[address] >= self.cap:
+            # Accepted, then closed: a WebSocket refused before it is accepted gets only an HTTP 403, no reason.
+            await receive()  # websocket.connect
+            await send({"type": "websocket.accept"})
+            reason = f"too many live screens from this address: at most {self.cap} at once"
+            await send({"type": "websocket.close", "code": POLICY_VIOLATION, "reason": reason})
+            return
+        self.open[address] += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.open[address] -= 1
+            if not self.open[address]:
+                del self.open[address]

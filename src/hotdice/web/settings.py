@@ -47,6 +47,11 @@ PLAYER_RATE = Rate(5, 40)
 ADDRESS_RATE = Rate(50, 300)
 NEW_DEVICE_RATE = Rate(1, 60)
 MAX_BODY = 16 * 1024  # the largest body the API takes (eight names and a rules string) is under 2 KiB
+# A browser opens up to six connections to a site and keeps one WebSocket per screen; a club behind one address
+# has a few dozen players. A request head (at most 16 KiB of headers) arrives in well under a second.
+CONNECTIONS_PER_ADDRESS = 256
+WEBSOCKETS_PER_ADDRESS = 64
+HEAD_TIMEOUT = 5.0  # seconds
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,9 @@ class Settings:
     address_rate: Rate | None = ADDRESS_RATE  # per client address
     new_device_rate: Rate | None = NEW_DEVICE_RATE  # requests without a signed device cookie, per address
     max_body: int = MAX_BODY  # bytes
+    connections_per_address: int | None = CONNECTIONS_PER_ADDRESS  # open HTTP connections; None: no cap
+    websockets_per_address: int | None = WEBSOCKETS_PER_ADDRESS  # open WebSockets, of the forwarded client too
+    head_timeout: float = HEAD_TIMEOUT  # seconds a connection has to send a whole request head
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -72,12 +80,27 @@ class Settings:
             text = os.environ.get(name, "").strip()
             return Rate.parse(text) if text else default
 
+        def cap(name: str, default: int) -> int | None:
+            text = os.environ.get(name, "").strip()
+            if text.lower() == "off":
+                return None
+            if text and not (text.isdigit() and int(text) > 0):
+                raise ValueError(f"{name} is a whole number above 0 or 'off', not {text!r}")
+            return int(text) if text else default
+
         max_body = os.environ.get("HOTDICE_MAX_BODY", "").strip()
         if max_body and not (max_body.isdigit() and int(max_body) > 0):
             raise ValueError(f"HOTDICE_MAX_BODY is a number of bytes, not {max_body!r}")
         device_key = os.environ.get(DEVICE_KEY_ENV, "").strip()
         if device_key and len(device_key) < MIN_DEVICE_KEY:
             raise ValueError(f"{DEVICE_KEY_ENV} has at least {MIN_DEVICE_KEY} characters (it has {len(device_key)})")
+        head_timeout = os.environ.get("HOTDICE_HEAD_TIMEOUT", "").strip()
+        try:
+            seconds = float(head_timeout) if head_timeout else HEAD_TIMEOUT
+        except ValueError:
+            seconds = math.nan
+        if not (math.isfinite(seconds) and seconds > 0):
+            raise ValueError(f"HOTDICE_HEAD_TIMEOUT is a number of seconds, not {head_timeout!r}")
         settings = cls(
             data_dir=data_dir(),
             database_url=os.environ.get(DATABASE_URL_ENV) or None,
@@ -88,6 +111,9 @@ class Settings:
             address_rate=rate("HOTDICE_RATE_ADDRESS", ADDRESS_RATE),
             new_device_rate=rate("HOTDICE_RATE_NEW_DEVICE", NEW_DEVICE_RATE),
             max_body=int(max_body) if max_body else MAX_BODY,
+            connections_per_address=cap("HOTDICE_CONNECTIONS_PER_ADDRESS", CONNECTIONS_PER_ADDRESS),
+            websockets_per_address=cap("HOTDICE_WEBSOCKETS_PER_ADDRESS", WEBSOCKETS_PER_ADDRESS),
+            head_timeout=seconds,
         )
         off = os.environ.get("HOTDICE_RATE_LIMITS", "").strip().lower() == "off"
         return settings.unlimited() if off else settings

@@ -1,8 +1,8 @@
 """WebSockets: a game's screens get its new state at each move; a table's lobby is told when to refresh.
 
 Moves made through this process arrive from the hub at once; so do those of other processes where a channel
-carries them. Without one (SQLite), each screen checks every :attr:`Hub.poll` seconds whether the number that
-moves with what it watches (a game's action number, a table's seats and game) has moved.
+carries them. Without one (SQLite), the hub's one watcher per game or table checks every :attr:`Hub.poll`
+seconds whether the number that moves with it (a game's action number, a table's seats and game) has moved.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -19,21 +18,11 @@ from starlette.concurrency import run_in_threadpool
 from hotdice.web.db import Database
 from hotdice.web.deps import DatabaseDep, HubDep
 from hotdice.web.errors import WebError
-from hotdice.web.hub import RELOAD, Hub
+from hotdice.web.hub import RELOAD, Feed, Hub
 from hotdice.web.services import games, tables
 
 router = APIRouter()
 GONE = 4404  # close code: no such game or table
-
-
-@dataclass(frozen=True)
-class Feed:
-    """What a screen follows: its topic, its state now, and a cheap number that moves with that state."""
-
-    topic: str
-    state: Callable[[], dict[str, Any]]
-    version: Callable[[], Hashable]
-    carried: Callable[[dict[str, Any]], Hashable] | None = None  # the version a published message shows
 
 
 @router.websocket("/ws/games/{game_id}")
@@ -75,31 +64,20 @@ async def _serve(websocket: WebSocket, hub: Hub, make_feed: Callable[[], Feed]) 
     await websocket.accept()
     try:
         feed = await run_in_threadpool(make_feed)
-        async with hub.subscribe(feed.topic) as queue:
-            seen = await run_in_threadpool(feed.version) if hub.poll else None
+        async with hub.subscribe(feed.topic, feed) as queue:
             await websocket.send_json(await run_in_threadpool(feed.state))
             reader = asyncio.create_task(_until_closed(websocket))
             getter = asyncio.create_task(queue.get())
             try:
                 while True:
-                    done, _ = await asyncio.wait({reader, getter}, timeout=hub.poll,
-                                                 return_when=asyncio.FIRST_COMPLETED)
+                    done, _ = await asyncio.wait({reader, getter}, return_when=asyncio.FIRST_COMPLETED)
                     if reader in done:
                         return
-                    if getter in done:
-                        message = getter.result()
-                        getter = asyncio.create_task(queue.get())
-                        if message == RELOAD:
-                            message = await run_in_threadpool(feed.state)
-                        await websocket.send_json(message)
-                        if hub.poll:  # what the screen now shows: no need to send it again when polled
-                            carried = feed.carried
-                            seen = carried(message) if carried else await run_in_threadpool(feed.version)
-                    else:  # polling: has it moved through another process?
-                        now = await run_in_threadpool(feed.version)
-                        if now != seen:
-                            seen = now
-                            await websocket.send_json(await run_in_threadpool(feed.state))
+                    message = getter.result()
+                    getter = asyncio.create_task(queue.get())
+                    if message == RELOAD:
+                        message = await run_in_threadpool(feed.state)
+                    await websocket.send_json(message)
             finally:
                 reader.cancel()
                 getter.cancel()
