@@ -195,6 +195,18 @@ def unfinished() -> Record:
     return record_of(setup.game, seed=setup.seed, mode="daily")
 
 
+def signed(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with its digest made afresh, as a cheat would (SHA-256 of the canonical JSON of the rest)."""
+    content = {name: value for name, value in data.items() if name != "digest"}
+    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return {**content, "digest": hashlib.sha256(canonical.encode("utf-8")).hexdigest()}
+
+
+def daily_with(field: str, text: str) -> str:
+    """A daily record's JSON text whose ``field`` is written as ``text`` (JSON that Python could not write)."""
+    return json.dumps({**daily_record().to_json(), field: "@"}).replace('"@"', text)
+
+
 @pytest.mark.parametrize(
     ("record", "options", "message"),
     [
@@ -205,6 +217,13 @@ def unfinished() -> Record:
         (unfinished, (), "unfinished game: only a finished game can be verified"),
         (lambda: "{oops", (), "not a game record: invalid JSON"),
         (lambda: {"version": 1}, (), "missing field"),
+        # What made Python's json crash with a traceback: each is one line, like any unreadable record.
+        (lambda: "[" * 100_000 + "]" * 100_000, (), "invalid JSON (depth limit exceeded"),
+        (lambda: daily_with("first", "1" + "0" * 5000), (), "invalid JSON (number is infinity"),
+        (lambda: {**daily_record().to_json(), "players": ["\ud800"]}, (), "invalid JSON (no low surrogate"),
+        (lambda: daily_with("history", "[" * 1000 + "]" * 1000), (), "nested too deeply"),
+        (lambda: signed({**daily_record().to_json(), "history": json.loads("[" * 600 + "]" * 600)}), (),
+         "list of strings, not holding [[[[[[[...]]]]]]]"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(cli: Any, record: Any, options: tuple[str, ...], message: str) -> None:

@@ -24,9 +24,12 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import reprlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from hotdice.dice import SeededDice
 from hotdice.engine import EventKind, Game, IllegalMoveError, InvalidMoveError, Phase, Termination
@@ -82,7 +85,7 @@ class Record:
 
     def __post_init__(self) -> None:
         if self.version != VERSION:
-            raise RecordError(f"unknown record version {self.version!r}: this hotdice reads version {VERSION}")
+            raise RecordError(f"unknown record version {_shown(self.version)}: this hotdice reads version {VERSION}")
         try:
             Rules.parse(self.rules)
         except RulesError as exc:
@@ -129,14 +132,14 @@ class Record:
     def from_json(cls, data: Mapping[str, Any] | str) -> Record:
         """Inverse of :meth:`to_json`; also accepts the JSON text. Refuses anything malformed or corrupted."""
         if isinstance(data, str):
-            try:
-                data = json.loads(data)
-            except json.JSONDecodeError as exc:
+            try:  # orjson refuses what would crash json: lone surrogates, nesting past 1024, huge integers
+                data = orjson.loads(data)
+            except orjson.JSONDecodeError as exc:
                 raise RecordError(f"not a game record: invalid JSON ({exc.msg}, line {exc.lineno})") from None
         if not isinstance(data, Mapping):
             raise RecordError("not a game record: a record is a JSON object")
         if "version" in data and data["version"] != VERSION:
-            raise RecordError(f"unknown record version {data['version']!r}: this hotdice reads version {VERSION}")
+            raise RecordError(f"unknown record version {_shown(data['version'])}: this hotdice reads version {VERSION}")
         missing = [name for name in _FIELDS if name not in data]
         if missing:
             raise RecordError(f"not a game record: missing field(s) {', '.join(missing)}")
@@ -176,10 +179,17 @@ class Record:
 
 def _digest(content: Mapping[str, Any]) -> str:
     try:
-        canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    except RecursionError:  # deeper than JSON text reads (1024), but not deeper than Python's json writes
+        raise RecordError("not a game record: it is nested too deeply") from None
     except (TypeError, ValueError) as exc:
         raise RecordError(f"not a game record: {exc}") from None
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    return hashlib.sha256(canonical).hexdigest()
+
+
+def _shown(value: object) -> str:
+    """A value of a refused record, short and on one line, whatever it is (deeply nested, thousands of digits)."""
+    return reprlib.repr(value)
 
 
 def _get(data: Mapping[str, Any], name: str, kind: type, optional: bool = False) -> Any:
@@ -188,7 +198,7 @@ def _get(data: Mapping[str, Any], name: str, kind: type, optional: bool = False)
         return None
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         wanted = {int: "a whole number", str: "a string", list: "a list", dict: "an object"}[kind]
-        raise RecordError(f"field '{name}' must be {wanted}{' or null' if optional else ''}, not {value!r}")
+        raise RecordError(f"field '{name}' must be {wanted}{' or null' if optional else ''}, not {_shown(value)}")
     return value
 
 
@@ -197,7 +207,7 @@ def _items(data: Mapping[str, Any], name: str, kind: type) -> list[Any]:
     for item in items:
         if not isinstance(item, kind) or isinstance(item, bool):
             wanted = {int: "whole numbers", str: "strings"}[kind]
-            raise RecordError(f"field '{name}' must be a list of {wanted}, not holding {item!r}")
+            raise RecordError(f"field '{name}' must be a list of {wanted}, not holding {_shown(item)}")
     return items
 
 
