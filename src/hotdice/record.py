@@ -17,6 +17,9 @@ How a record is guarded:
 - The seed itself is vouched for by a commitment: a server publishes SHA-256 of a daily's or a challenge's
   key before anyone plays it and reveals the key afterwards; ``hotdice verify`` (:mod:`hotdice.verify`)
   checks a record against both.
+- A key once revealed tells every roll to come: a server accepts no action after it, and the records of its
+  seeded games say when each line was played (``played_at``) and when the key was revealed
+  (``revealed_at``), so that ``hotdice verify`` refuses a record played on after its key was known.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import re
 import reprlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -37,11 +41,13 @@ from hotdice.rules import Rules, RulesError
 from hotdice.scoring import DiceError, parse_dice
 
 __all__ = [
-    "VERSION", "Record", "RecordAltered", "RecordError", "Result", "record_of", "replay", "state_json", "transcript"
+    "VERSION", "Record", "RecordAltered", "RecordError", "Result", "moment_of", "record_of", "replay", "state_json",
+    "time_text", "transcript",
 ]  # fmt: skip
 
 VERSION = 1  # the record format this hotdice writes and reads
 _FIELDS = ("version", "rules", "players", "first", "turn_limit", "mode", "seed", "history", "result", "digest")
+_TIMES = ("played_at", "revealed_at")  # optional: only seeded games of a server have them
 _HEX = re.compile(r"(?:[0-9a-f]{2})*")
 
 
@@ -82,6 +88,10 @@ class Record:
     history: tuple[str, ...]
     result: Result
     version: int = VERSION
+    # Seeded games of a server: when each history line was played, and when the dice key was revealed
+    # (UTC, ISO 8601, to the second); None in records of other games and in records written before them.
+    played_at: tuple[str, ...] | None = None
+    revealed_at: str | None = None
 
     def __post_init__(self) -> None:
         if self.version != VERSION:
@@ -103,6 +113,10 @@ class Record:
             raise RecordError("the result needs both winners and termination, or neither (unfinished game)")
         if r.winners is not None and (not r.winners or any(not 0 <= w < len(self.players) for w in r.winners)):
             raise RecordError(f"winners {list(r.winners)} are not players of this game")
+        if self.played_at is not None and len(self.played_at) != len(self.history):
+            raise RecordError(f"played_at has {len(self.played_at)} times for {len(self.history)} history lines")
+        for moment in (*(self.played_at or ()), *(() if self.revealed_at is None else (self.revealed_at,))):
+            moment_of(moment)
 
     # -- JSON ------------------------------------------------------------------------------------
 
@@ -126,6 +140,9 @@ class Record:
             "seed": self.seed,
             "history": list(self.history),
             "result": self.result.to_json(),
+            # Only where there are times: the records of every other game stay as they were, digest included.
+            **({} if self.played_at is None else {"played_at": list(self.played_at)}),
+            **({} if self.revealed_at is None else {"revealed_at": self.revealed_at}),
         }
 
     @classmethod
@@ -143,7 +160,7 @@ class Record:
         missing = [name for name in _FIELDS if name not in data]
         if missing:
             raise RecordError(f"not a game record: missing field(s) {', '.join(missing)}")
-        unknown = sorted(set(data) - set(_FIELDS))
+        unknown = sorted(set(data) - set(_FIELDS) - set(_TIMES))
         if unknown:
             raise RecordError(f"not a game record: unknown field(s) {', '.join(unknown)}")
         content = {name: value for name, value in data.items() if name != "digest"}
@@ -174,6 +191,8 @@ class Record:
                 winners=None if winners is None else tuple(_items(result, "winners", int)),
                 termination=ended,
             ),
+            played_at=None if data.get("played_at") is None else tuple(_items(data, "played_at", str)),
+            revealed_at=_get(data, "revealed_at", str, optional=True) if "revealed_at" in data else None,
         )
 
 
@@ -185,6 +204,20 @@ def _digest(content: Mapping[str, Any]) -> str:
     except (TypeError, ValueError) as exc:
         raise RecordError(f"not a game record: {exc}") from None
     return hashlib.sha256(canonical).hexdigest()
+
+
+def time_text(moment: datetime) -> str:
+    """A moment as records write it: UTC, ISO 8601, to the second (``2026-12-01T23:59:59Z``)."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def moment_of(text: str) -> datetime:
+    """The moment a record writes as ``text`` (:func:`time_text`); RecordError if it is not one."""
+    try:
+        moment = datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
+    except ValueError:
+        raise RecordError(f"the time {_shown(text)} is not UTC written YYYY-MM-DDTHH:MM:SSZ") from None
+    return moment.replace(tzinfo=UTC)
 
 
 def _shown(value: object) -> str:
@@ -211,8 +244,11 @@ def _items(data: Mapping[str, Any], name: str, kind: type) -> list[Any]:
     return items
 
 
-def record_of(game: Game, *, seed: bytes | None = None, mode: str = "versus") -> Record:
-    """The record of ``game`` as it stands; ``seed`` is the key of the :class:`SeededDice` it was played with."""
+def record_of(
+    game: Game, *, seed: bytes | None = None, mode: str = "versus", played_at: tuple[str, ...] | None = None
+) -> Record:
+    """The record of ``game`` as it stands; ``seed`` is the key of the :class:`SeededDice` it was played with;
+    ``played_at``: when each history line was played (:func:`time_text`)."""
     outcome = game.outcome
     return Record(
         rules=str(game.rules),
@@ -227,6 +263,7 @@ def record_of(game: Game, *, seed: bytes | None = None, mode: str = "versus") ->
             winners=None if outcome is None else outcome.winners,
             termination=None if outcome is None else outcome.termination,
         ),
+        played_at=played_at,
     )
 
 

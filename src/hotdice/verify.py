@@ -6,8 +6,9 @@ anyone can recompute every roll (:class:`hotdice.dice.SeededDice`) and compare i
 the commitment, anyone can check the key was not chosen after the fact.
 
 :func:`verify` checks, in this order: the record's digest, that the key is the record's own (or the one
-given), that SHA-256 of the key is the commitment, every roll face by face, every action through the
-engine, and the final result. The first mismatch is the verdict.
+given), that SHA-256 of the key is the commitment, that no line was played after the key was revealed
+(where the record says when), every roll face by face, every action through the engine, and the final
+result. The first mismatch is the verdict.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from hotdice.engine import EventKind
-from hotdice.record import Record, RecordAltered, RecordError, replay
+from hotdice.record import Record, RecordAltered, RecordError, moment_of, replay
 
 __all__ = ["Verdict", "VerifyError", "commitment_of", "parse_key", "verify", "verify_text"]
 
@@ -91,6 +92,15 @@ def verify(record: Record, *, key: bytes | None = None, commitment: str | None =
         return _fails(f"SHA-256 of the key is {commitment_of(key)}, not the commitment {wanted}")
     else:
         checked.append(f"commitment: SHA-256 of the key is {wanted}, as published")
+    if record.revealed_at is None or record.played_at is None:
+        checked.append("reveal: not checked (the record does not say when its lines were played and its key revealed)")
+    else:
+        revealed = moment_of(record.revealed_at)
+        for position, (line, played) in enumerate(zip(record.history, record.played_at, strict=True), start=1):
+            if moment_of(played) > revealed:
+                return _fails(f"history line {position} ('{line}') was played at {played}, after the dice key was "
+                              f"revealed at {record.revealed_at}: every roll was known by then")
+        checked.append(f"reveal: every line was played before the dice key was revealed at {record.revealed_at}")
     try:
         game = replay(dataclasses.replace(record, seed=key.hex()))
     except RecordError as exc:
