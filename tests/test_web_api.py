@@ -582,6 +582,7 @@ def test_a_challenge_closed_ends_the_attempts_still_playing(alice: TestClient, b
     results = alice.get(f"/api/challenges/{code}").json()
     assert [(r["name"], r["finished"]) for r in results["ranking"]] == [("Bob", True), ("Ann", False)]
     assert results["ranking"][1]["score"] > results["ranking"][0]["score"] and results["playing"] == []
+    assert '<span class="badge">unfinished</span>' in alice.get(f"/c/{code}/results").text
     # Her record says when each line was played and when the key was revealed: all before it.
     record = Record.from_json(alice.get(f"/api/games/{view['id']}/record").json())
     assert record.seed == closed["dice_key"] and record.revealed_at is not None and record.played_at is not None
