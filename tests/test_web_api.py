@@ -44,6 +44,7 @@ from hotdice.store.web_models import WebChallenge, WebGame
 from hotdice.web import Settings, create_app
 from hotdice.web.errors import KeyRevealed
 from hotdice.web.i18n import CATALOGS
+from hotdice.web.services import challenges as challenge_service
 from hotdice.web.services import daily as daily_service
 from hotdice.web.services import games as game_service
 from hotdice.web.services import records as record_service
@@ -588,6 +589,36 @@ def test_a_challenge_closed_ends_the_attempts_still_playing(alice: TestClient, b
     assert record.seed == closed["dice_key"] and record.revealed_at is not None and record.played_at is not None
     assert len(record.played_at) == len(record.history) and max(record.played_at) <= record.revealed_at
     assert record.result.winners is None  # unfinished
+
+
+def test_closing_a_challenge_waits_for_the_action_it_would_end(app: FastAPI, alice: TestClient) -> None:
+    # An action checked before the close, committed after it, must be recorded before the key's reveal.
+    code = alice.post("/api/challenges", json={}).json()["code"]
+    view = alice.get(f"/api/games/{alice.post(f'/api/challenges/{code}/play').json()['id']}").json()
+    db, token = app.state.db, alice.cookies["hotdice_device"]
+    closed = threading.Event()
+
+    def close() -> None:
+        with db.session() as session:
+            challenge_service.close(session, device_player(session, token), code)
+            session.commit()
+            closed.set()
+
+    with db.session() as session:
+        player_id = device_player(session, token).id
+        game_service.act(session, view["id"], player_id, Intent(view["n"], then="roll"))
+        closing = threading.Thread(target=close)
+        closing.start()
+        assert not closed.wait(1)  # the challenge is held by the action: the close waits for it
+        session.commit()
+    closing.join(60)
+    assert closed.is_set()
+    with db.session() as session:
+        record = record_service.public_record(session, view["id"])
+    assert record.played_at is not None and record.revealed_at is not None
+    assert len(record.played_at) == 2 and max(record.played_at) <= record.revealed_at
+    assert act(alice, alice.get(f"/api/games/{view['id']}").json(), {"then": "roll"}, status=409)["code"] == \
+        "key-revealed"
 
 
 def test_the_daily_ends_at_midnight_for_an_attempt_started_before(app: FastAPI, alice: TestClient,
