@@ -41,6 +41,7 @@ from hotdice.record import Record, replay
 from hotdice.rules import Rules
 from hotdice.store import GameResult
 from hotdice.store.web_models import WebChallenge, WebGame
+from hotdice.verify import verify_text
 from hotdice.web import Settings, create_app
 from hotdice.web.errors import KeyRevealed
 from hotdice.web.i18n import CATALOGS
@@ -588,7 +589,10 @@ def test_a_challenge_closed_ends_the_attempts_still_playing(alice: TestClient, b
     record = Record.from_json(alice.get(f"/api/games/{view['id']}/record").json())
     assert record.seed == closed["dice_key"] and record.revealed_at is not None and record.played_at is not None
     assert len(record.played_at) == len(record.history) and max(record.played_at) <= record.revealed_at
-    assert record.result.winners is None  # unfinished
+    assert record.result.winners is None  # unfinished, and checked as such: every roll, every line before the reveal
+    verdict = verify_text(json.dumps(record.to_json()))
+    assert verdict.valid and f"unfinished: it ended when its dice key was revealed at {record.revealed_at}" in \
+        verdict.lines[-2], verdict.lines
 
 
 def test_closing_a_challenge_waits_for_the_action_it_would_end(app: FastAPI, alice: TestClient) -> None:
