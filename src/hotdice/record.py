@@ -41,14 +41,15 @@ from hotdice.rules import Rules, RulesError
 from hotdice.scoring import DiceError, parse_dice
 
 __all__ = [
-    "VERSION", "Record", "RecordAltered", "RecordError", "Result", "moment_of", "record_of", "replay", "state_json",
-    "time_text", "transcript",
+    "VERSION", "Record", "RecordAltered", "RecordError", "Result", "record_of", "replay", "state_json", "time_text",
+    "transcript",
 ]  # fmt: skip
 
 VERSION = 1  # the record format this hotdice writes and reads
 _FIELDS = ("version", "rules", "players", "first", "turn_limit", "mode", "seed", "history", "result", "digest")
 _TIMES = ("played_at", "revealed_at")  # optional: only seeded games of a server have them
 _HEX = re.compile(r"(?:[0-9a-f]{2})*")
+_TIME = re.compile(r"\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\dZ")  # time_text
 
 
 class RecordError(ValueError):
@@ -116,7 +117,8 @@ class Record:
         if self.played_at is not None and len(self.played_at) != len(self.history):
             raise RecordError(f"played_at has {len(self.played_at)} times for {len(self.history)} history lines")
         for moment in (*(self.played_at or ()), *(() if self.revealed_at is None else (self.revealed_at,))):
-            moment_of(moment)
+            if not _TIME.fullmatch(moment):
+                raise RecordError(f"the time {_shown(moment)} is not UTC written YYYY-MM-DDTHH:MM:SSZ")
 
     # -- JSON ------------------------------------------------------------------------------------
 
@@ -207,17 +209,9 @@ def _digest(content: Mapping[str, Any]) -> str:
 
 
 def time_text(moment: datetime) -> str:
-    """A moment as records write it: UTC, ISO 8601, to the second (``2026-12-01T23:59:59Z``)."""
+    """A moment as records write it: UTC, ISO 8601, to the second (``2026-12-01T23:59:59Z``); of fixed width,
+    so that such times compare as text in the order of time."""
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def moment_of(text: str) -> datetime:
-    """The moment a record writes as ``text`` (:func:`time_text`); RecordError if it is not one."""
-    try:
-        moment = datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
-    except ValueError:
-        raise RecordError(f"the time {_shown(text)} is not UTC written YYYY-MM-DDTHH:MM:SSZ") from None
-    return moment.replace(tzinfo=UTC)
 
 
 def _shown(value: object) -> str:
