@@ -374,6 +374,17 @@ def test_compare_ranks_results() -> None:
         solo(FARKLE).results()
 
 
+def test_an_unfinished_result_ranks_below_every_finished_one() -> None:
+    s = Mode.CHALLENGE
+    # Ed's attempt ended unfinished when the key was revealed: 9000 in nine turns beats no finished 500.
+    ranking = compare([Result("Ed", 9000, 9, s, finished=False), Result("Di", 500, 10, s), Result("Fay", 700, 4, s,
+                                                                                                   finished=False)])
+    assert [(r.rank, r.result.name) for r in ranking] == [(1, "Di"), (2, "Ed"), (3, "Fay")]
+    r = Mode.RACE
+    ranking = compare([Result("Ed", 10_000, 3, r, finished=False), Result("Di", 10_000, 30, r)])
+    assert [x.result.name for x in ranking] == ["Di", "Ed"]
+
+
 # -- training: scoring quiz ---------------------------------------------------------------------------
 
 

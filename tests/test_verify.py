@@ -27,12 +27,12 @@ from hotdice.dice import SeededDice
 from hotdice.engine import Game
 from hotdice.modes import Challenge, challenge, daily, daily_seed
 from hotdice.players import make_player, play_game
-from hotdice.record import Record, Result, record_of
+from hotdice.record import Record, Result, record_of, time_text
 from hotdice.rules import Rules
 from hotdice.verify import verify_text
 from hotdice.web import Settings, create_app
 from hotdice.web.services import daily as daily_service
-from hotdice.web.services import records as record_service
+from hotdice.web.services import reveal
 from tests.web_support import next_intent
 
 SERVER_KEY = b"verify tests: the server's daily key"
@@ -185,6 +185,29 @@ def test_an_illegal_history_is_caught(cli: Any) -> None:
     assert code == 1 and len(out.splitlines()) == 1 and out.startswith("does not verify: ")
 
 
+def test_a_record_played_on_after_its_key_was_revealed_is_refused(cli: Any) -> None:
+    # The attack: an attempt at the daily started before midnight and played out after it, once the day's key
+    # (and so every roll to come) was public: 48 rolls predicted, a top score.
+    record = daily_record("medium")
+    midnight = datetime.combine(DAY + timedelta(days=1), datetime.min.time(), tzinfo=UTC)
+    first_after = len(record.history) // 2
+    played_at = tuple(time_text(midnight + timedelta(seconds=i + 1 - first_after)) for i in range(len(record.history)))
+    revealed = time_text(midnight)
+    cheat = dataclasses.replace(record, played_at=played_at, revealed_at=revealed)
+    code, out, err = cli(cheat)
+    line = record.history[first_after]
+    assert (code, err) == (1, "") and out == (
+        f"does not verify: history line {first_after + 1} ('{line}') was played at {played_at[first_after]}, after "
+        f"the dice key was revealed at {revealed}: every roll was known by then\n")
+    # Played before the reveal, to its last second, it verifies; records without times are read as before.
+    honest = dataclasses.replace(cheat, played_at=tuple(min(t, revealed) for t in played_at))
+    code, out, _ = cli(honest)
+    assert code == 0 and f"reveal: every line was played before the dice key was revealed at {revealed}" in out
+    code, out, _ = cli(record)
+    assert code == 0 and "reveal: not checked" in out
+    assert "played_at" not in record.to_json()  # a record without times is written as before
+
+
 # -- bad input: one line on stderr, exit 2 --------------------------------------------------------------------
 
 
@@ -193,6 +216,18 @@ def unfinished() -> Record:
     assert setup.dice is not None
     setup.game.play("roll", setup.dice)
     return record_of(setup.game, seed=setup.seed, mode="daily")
+
+
+def signed(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with its digest made afresh, as a cheat would (SHA-256 of the canonical JSON of the rest)."""
+    content = {name: value for name, value in data.items() if name != "digest"}
+    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return {**content, "digest": hashlib.sha256(canonical.encode("utf-8")).hexdigest()}
+
+
+def daily_with(field: str, text: str) -> str:
+    """A daily record's JSON text whose ``field`` is written as ``text`` (JSON that Python could not write)."""
+    return json.dumps({**daily_record().to_json(), field: "@"}).replace('"@"', text)
 
 
 @pytest.mark.parametrize(
@@ -205,6 +240,16 @@ def unfinished() -> Record:
         (unfinished, (), "unfinished game: only a finished game can be verified"),
         (lambda: "{oops", (), "not a game record: invalid JSON"),
         (lambda: {"version": 1}, (), "missing field"),
+        (lambda: signed({**daily_record().to_json(), "played_at": ["yesterday"]}), (), "played_at has 1 times for"),
+        (lambda: signed({**daily_record().to_json(), "revealed_at": "2026-11-30 00:00"}), (),
+         "the time '2026-11-30 00:00' is not UTC written YYYY-MM-DDTHH:MM:SSZ"),
+        # What made Python's json crash with a traceback: each is one line, like any unreadable record.
+        (lambda: "[" * 100_000 + "]" * 100_000, (), "invalid JSON (depth limit exceeded"),
+        (lambda: daily_with("first", "1" + "0" * 5000), (), "invalid JSON (number is infinity"),
+        (lambda: {**daily_record().to_json(), "players": ["\ud800"]}, (), "invalid JSON (no low surrogate"),
+        (lambda: daily_with("history", "[" * 1000 + "]" * 1000), (), "nested too deeply"),
+        (lambda: signed({**daily_record().to_json(), "history": json.loads("[" * 600 + "]" * 600)}), (),
+         "list of strings, not holding [[[[[[[...]]]]]]]"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(cli: Any, record: Any, options: tuple[str, ...], message: str) -> None:
@@ -279,7 +324,7 @@ def test_the_daily_commitment_is_shown_first_and_the_key_revealed_after_the_day(
         return today + timedelta(days=1)
 
     monkeypatch.setattr(daily_service, "daily_day", tomorrow)
-    monkeypatch.setattr(record_service, "daily_day", tomorrow)
+    monkeypatch.setattr(reveal, "day_revealed_at", lambda day: datetime.now(UTC))  # after every line played
     revealed = client.get(f"/api/daily/{today.isoformat()}/key").json()
     assert revealed == {**opened, "key": key.hex()}
     verdict = verify_text(path.read_text(), key=revealed["key"], commitment=opened["commitment"])

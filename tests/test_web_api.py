@@ -44,9 +44,14 @@ from hotdice.record import Record, replay
 from hotdice.rules import Rules
 from hotdice.store import GameResult
 from hotdice.store.web_models import WebChallenge, WebGame
+from hotdice.verify import verify_text
 from hotdice.web import Settings, create_app
+from hotdice.web.errors import KeyRevealed
 from hotdice.web.i18n import CATALOGS
+from hotdice.web.services import challenges as challenge_service
+from hotdice.web.services import daily as daily_service
 from hotdice.web.services import games as game_service
+from hotdice.web.services import records as record_service
 from hotdice.web.services.daily import PAR_LEVEL
 from hotdice.web.services.games import Intent, computer_spec
 from hotdice.web.services.players import device_player
@@ -546,6 +551,113 @@ def test_a_challenge_closes_by_itself(alice: TestClient, app: FastAPI) -> None:
     assert alice.post(f"/api/challenges/{code}/play").status_code == 409
     assert alice.get(f"/api/challenges/{code}").json()["dice_key"] is not None
     assert alice.post("/api/challenges", json={"preset": "poker"}).status_code == 400
+
+
+# -- a revealed key ends play -------------------------------------------------------------------------------
+
+
+def _never_banking(view: dict[str, Any]) -> dict[str, Any]:
+    """Roll on until the farkle: ten turns of it score nothing."""
+    return {"keep": view["options"][0]["keep"], "then": "roll"} if view["phase"] == "set-aside" else {"then": "roll"}
+
+
+def test_a_challenge_closed_ends_the_attempts_still_playing(alice: TestClient, bob: TestClient, app: FastAPI) -> None:
+    # The attack: Ann makes a challenge, starts her attempt, closes it (its key is revealed), then plays on
+    # knowing every roll to come. Bob finished before, with nothing.
+    alice.post("/api/me", json={"name": "Ann"})
+    bob.post("/api/me", json={"name": "Bob"})
+    code = alice.post("/api/challenges", json={"preset": "farkle"}).json()["code"]
+    bob_view = bob.get(f"/api/games/{bob.post(f'/api/challenges/{code}/play').json()['id']}").json()
+    while bob_view["outcome"] is None:
+        bob_view = act(bob, bob_view, _never_banking(bob_view))["game"]
+    assert bob_view["players"][0]["score"] == 0
+    view = alice.get(f"/api/games/{alice.post(f'/api/challenges/{code}/play').json()['id']}").json()
+    while view["players"][0]["score"] == 0:
+        view = act(alice, view, next_intent(view))["game"]
+    assert view["outcome"] is None and view["ended"] is None
+    closed = alice.post(f"/api/challenges/{code}/close").json()
+    refused = act(alice, view, next_intent(view), status=409)
+    assert refused["code"] == "key-revealed" and "revealed at" in refused["detail"]
+    assert refused["game"]["ended"] is not None and refused["game"]["options"] == []
+    assert not refused["game"]["can_roll"] and not refused["game"]["can_bank"]
+    assert len(history(app, view["id"])) == view["n"]  # nothing was written
+    shown = alice.get(f"/api/games/{view['id']}").json()
+    assert shown["ended"] == refused["game"]["ended"] and shown["outcome"] is None
+    # Ann's points rank below Bob's finished nothing; nobody is still playing.
+    results = alice.get(f"/api/challenges/{code}").json()
+    assert [(r["name"], r["finished"]) for r in results["ranking"]] == [("Bob", True), ("Ann", False)]
+    assert results["ranking"][1]["score"] > results["ranking"][0]["score"] and results["playing"] == []
+    assert '<span class="badge">unfinished</span>' in alice.get(f"/c/{code}/results").text
+    # Her record says when each line was played and when the key was revealed: all before it.
+    record = Record.from_json(alice.get(f"/api/games/{view['id']}/record").json())
+    assert record.seed == closed["dice_key"] and record.revealed_at is not None and record.played_at is not None
+    assert len(record.played_at) == len(record.history) and max(record.played_at) <= record.revealed_at
+    assert record.result.winners is None  # unfinished, and checked as such: every roll, every line before the reveal
+    verdict = verify_text(json.dumps(record.to_json()))
+    assert verdict.valid and f"unfinished: it ended when its dice key was revealed at {record.revealed_at}" in \
+        verdict.lines[-2], verdict.lines
+
+
+def test_closing_a_challenge_waits_for_the_action_it_would_end(app: FastAPI, alice: TestClient) -> None:
+    # An action checked before the close, committed after it, must be recorded before the key's reveal.
+    code = alice.post("/api/challenges", json={}).json()["code"]
+    view = alice.get(f"/api/games/{alice.post(f'/api/challenges/{code}/play').json()['id']}").json()
+    db, token = app.state.db, alice.cookies["hotdice_device"]
+    closed = threading.Event()
+
+    def close() -> None:
+        with db.session() as session:
+            challenge_service.close(session, device_player(session, token), code)
+            session.commit()
+            closed.set()
+
+    with db.session() as session:
+        player_id = device_player(session, token).id
+        game_service.act(session, view["id"], player_id, Intent(view["n"], then="roll"))
+        closing = threading.Thread(target=close)
+        closing.start()
+        assert not closed.wait(1)  # the challenge is held by the action: the close waits for it
+        session.commit()
+    closing.join(60)
+    assert closed.is_set()
+    with db.session() as session:
+        record = record_service.public_record(session, view["id"])
+    assert record.played_at is not None and record.revealed_at is not None
+    assert len(record.played_at) == 2 and max(record.played_at) <= record.revealed_at
+    assert act(alice, alice.get(f"/api/games/{view['id']}").json(), {"then": "roll"}, status=409)["code"] == \
+        "key-revealed"
+
+
+def test_the_daily_ends_at_midnight_for_an_attempt_started_before(app: FastAPI, alice: TestClient,
+                                                                  bob: TestClient) -> None:
+    day = datetime.now(UTC).date()
+    midnight = datetime.combine(day + timedelta(days=1), datetime.min.time(), tzinfo=UTC)
+    bob.post("/api/me", json={"name": "Bob"})
+    bob_view = bob.get(f"/api/games/{bob.post('/api/daily').json()['id']}").json()
+    while bob_view["outcome"] is None:
+        bob_view = act(bob, bob_view, _never_banking(bob_view))["game"]
+    view = alice.get(f"/api/games/{alice.post('/api/daily').json()['id']}").json()
+    while view["players"][0]["score"] == 0:
+        view = act(alice, view, next_intent(view))["game"]
+    db = app.state.db
+    with db.session() as session:
+        player = device_player(session, alice.cookies["hotdice_device"])
+        # A second before midnight the attempt goes on; at midnight the day's key is revealed: it ends there.
+        before = game_service.act(session, view["id"], player.id, Intent(view["n"], **next_intent(view)),
+                                  now=midnight - timedelta(seconds=1))
+        session.commit()
+        view = before.view
+        with pytest.raises(KeyRevealed, match="revealed at") as refused:
+            game_service.act(session, view["id"], player.id, Intent(view["n"], **next_intent(view)), now=midnight)
+        session.rollback()
+        assert refused.value.extra["game"]["ended"] == midnight.strftime("%Y-%m-%dT%H:%M:%SZ")
+        played_at = game_service.load(session, view["id"]).played_at
+        assert played_at is not None and played_at[-1] == f"{day.isoformat()}T23:59:59Z"
+        board = daily_service.leaderboard(session, day, now=midnight)
+        assert [(r.result.name, r.result.finished) for r, _ in board] == [("Bob", True), ("Player", False)]
+        assert daily_service.leaderboard(session, day, now=midnight - timedelta(seconds=1))[-1][0].result.name == "Bob"
+        record = record_service.public_record(session, view["id"], now=midnight)
+    assert record.seed == daily_seed(day, KEY).hex() and record.revealed_at == midnight.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 # -- online tables -------------------------------------------------------------------------------------------

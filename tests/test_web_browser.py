@@ -313,6 +313,24 @@ def test_a_friend_challenge_played_by_two_browsers(open_page: Open) -> None:
     assert host.locator("#commitment").inner_text() == hashlib.sha256(revealed).hexdigest()  # the key promised
 
 
+def test_a_challenge_closed_mid_game_ends_it_on_the_page(open_page: Open) -> None:
+    host = open_page("host")
+    host.goto("/")
+    made = host.request.post("/api/challenges", data={"preset": "farkle"}).json()
+    player = open_page("player")
+    player.goto(f"/c/{made['code']}")
+    player.get_by_role("button", name="Play the challenge").click()
+    player.wait_for_url("**/play/**")
+    gid = game_id(player)
+    view = api_view(player, gid)
+    act_once(player, view)
+    shows(player, view["n"] + 1)
+    assert host.request.post(f"/api/challenges/{made['code']}/close").ok  # the key is revealed
+    player.reload()
+    expect(player.locator("#over")).to_contain_text("Ended unfinished: the dice key was revealed at")
+    expect(player.locator("#roll")).to_be_disabled()
+
+
 def test_an_online_table_of_two_browsers_playing_live(open_page: Open) -> None:
     host = open_page("host")
     host.goto("/")

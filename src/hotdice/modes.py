@@ -99,12 +99,14 @@ def shown_rules(rules: Rules | str) -> str:
 
 @dataclass(frozen=True)
 class Result:
-    """One player's result in a finished game: the score, and the turns they played."""
+    """One player's result: the score, and the turns they played; ``finished`` False: an attempt ended as it
+    stood (its dice key was revealed before it was played out)."""
 
     name: str
     score: int
     turns: int
     mode: Mode
+    finished: bool = True
 
 
 @dataclass(frozen=True)
@@ -146,7 +148,8 @@ class Setup:
 
 
 def compare(results: Iterable[Result]) -> tuple[Ranked, ...]:
-    """Rank results of one mode, best first: a race by fewest turns, any other mode by highest score.
+    """Rank results of one mode, best first: a race by fewest turns, any other mode by highest score; every
+    unfinished result below every finished one.
 
     Ties on the main measure go to the other one (higher score in a race, fewer turns otherwise); results
     still equal share their rank.
@@ -156,8 +159,8 @@ def compare(results: Iterable[Result]) -> tuple[Ranked, ...]:
     if len(modes) > 1:
         raise ValueError(f"results of different modes cannot be compared: {', '.join(sorted(modes))}")
 
-    def measure(r: Result) -> tuple[int, int]:
-        return (r.turns, -r.score) if r.mode is Mode.RACE else (-r.score, r.turns)
+    def measure(r: Result) -> tuple[bool, int, int]:
+        return (not r.finished, *((r.turns, -r.score) if r.mode is Mode.RACE else (-r.score, r.turns)))
 
     found.sort(key=lambda r: (measure(r), r.name))
     ranked: list[Ranked] = []

@@ -17,6 +17,9 @@ How a record is guarded:
 - The seed itself is vouched for by a commitment: a server publishes SHA-256 of a daily's or a challenge's
   key before anyone plays it and reveals the key afterwards; ``hotdice verify`` (:mod:`hotdice.verify`)
   checks a record against both.
+- A key once revealed tells every roll to come: a server accepts no action after it, and the records of its
+  seeded games say when each line was played (``played_at``) and when the key was revealed
+  (``revealed_at``), so that ``hotdice verify`` refuses a record played on after its key was known.
 """
 
 from __future__ import annotations
@@ -24,9 +27,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import reprlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
+
+import orjson
 
 from hotdice.dice import SeededDice
 from hotdice.engine import EventKind, Game, IllegalMoveError, InvalidMoveError, Phase, Termination
@@ -34,12 +41,15 @@ from hotdice.rules import Rules, RulesError
 from hotdice.scoring import DiceError, parse_dice
 
 __all__ = [
-    "VERSION", "Record", "RecordAltered", "RecordError", "Result", "record_of", "replay", "state_json", "transcript"
+    "VERSION", "Record", "RecordAltered", "RecordError", "Result", "record_of", "replay", "state_json", "time_text",
+    "transcript",
 ]  # fmt: skip
 
 VERSION = 1  # the record format this hotdice writes and reads
 _FIELDS = ("version", "rules", "players", "first", "turn_limit", "mode", "seed", "history", "result", "digest")
+_TIMES = ("played_at", "revealed_at")  # optional: only seeded games of a server have them
 _HEX = re.compile(r"(?:[0-9a-f]{2})*")
+_TIME = re.compile(r"\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\dZ")  # time_text
 
 
 class RecordError(ValueError):
@@ -79,10 +89,14 @@ class Record:
     history: tuple[str, ...]
     result: Result
     version: int = VERSION
+    # Seeded games of a server: when each history line was played, and when the dice key was revealed
+    # (UTC, ISO 8601, to the second); None in records of other games and in records written before them.
+    played_at: tuple[str, ...] | None = None
+    revealed_at: str | None = None
 
     def __post_init__(self) -> None:
         if self.version != VERSION:
-            raise RecordError(f"unknown record version {self.version!r}: this hotdice reads version {VERSION}")
+            raise RecordError(f"unknown record version {_shown(self.version)}: this hotdice reads version {VERSION}")
         try:
             Rules.parse(self.rules)
         except RulesError as exc:
@@ -100,6 +114,11 @@ class Record:
             raise RecordError("the result needs both winners and termination, or neither (unfinished game)")
         if r.winners is not None and (not r.winners or any(not 0 <= w < len(self.players) for w in r.winners)):
             raise RecordError(f"winners {list(r.winners)} are not players of this game")
+        if self.played_at is not None and len(self.played_at) != len(self.history):
+            raise RecordError(f"played_at has {len(self.played_at)} times for {len(self.history)} history lines")
+        for moment in (*(self.played_at or ()), *(() if self.revealed_at is None else (self.revealed_at,))):
+            if not _TIME.fullmatch(moment):
+                raise RecordError(f"the time {_shown(moment)} is not UTC written YYYY-MM-DDTHH:MM:SSZ")
 
     # -- JSON ------------------------------------------------------------------------------------
 
@@ -123,24 +142,27 @@ class Record:
             "seed": self.seed,
             "history": list(self.history),
             "result": self.result.to_json(),
+            # Only where there are times: the records of every other game stay as they were, digest included.
+            **({} if self.played_at is None else {"played_at": list(self.played_at)}),
+            **({} if self.revealed_at is None else {"revealed_at": self.revealed_at}),
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | str) -> Record:
         """Inverse of :meth:`to_json`; also accepts the JSON text. Refuses anything malformed or corrupted."""
         if isinstance(data, str):
-            try:
-                data = json.loads(data)
-            except json.JSONDecodeError as exc:
+            try:  # orjson refuses what would crash json: lone surrogates, nesting past 1024, huge integers
+                data = orjson.loads(data)
+            except orjson.JSONDecodeError as exc:
                 raise RecordError(f"not a game record: invalid JSON ({exc.msg}, line {exc.lineno})") from None
         if not isinstance(data, Mapping):
             raise RecordError("not a game record: a record is a JSON object")
         if "version" in data and data["version"] != VERSION:
-            raise RecordError(f"unknown record version {data['version']!r}: this hotdice reads version {VERSION}")
+            raise RecordError(f"unknown record version {_shown(data['version'])}: this hotdice reads version {VERSION}")
         missing = [name for name in _FIELDS if name not in data]
         if missing:
             raise RecordError(f"not a game record: missing field(s) {', '.join(missing)}")
-        unknown = sorted(set(data) - set(_FIELDS))
+        unknown = sorted(set(data) - set(_FIELDS) - set(_TIMES))
         if unknown:
             raise RecordError(f"not a game record: unknown field(s) {', '.join(unknown)}")
         content = {name: value for name, value in data.items() if name != "digest"}
@@ -171,15 +193,30 @@ class Record:
                 winners=None if winners is None else tuple(_items(result, "winners", int)),
                 termination=ended,
             ),
+            played_at=None if data.get("played_at") is None else tuple(_items(data, "played_at", str)),
+            revealed_at=_get(data, "revealed_at", str, optional=True) if "revealed_at" in data else None,
         )
 
 
 def _digest(content: Mapping[str, Any]) -> str:
     try:
-        canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    except RecursionError:  # deeper than JSON text reads (1024), but not deeper than Python's json writes
+        raise RecordError("not a game record: it is nested too deeply") from None
     except (TypeError, ValueError) as exc:
         raise RecordError(f"not a game record: {exc}") from None
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    return hashlib.sha256(canonical).hexdigest()
+
+
+def time_text(moment: datetime) -> str:
+    """A moment as records write it: UTC, ISO 8601, to the second (``2026-12-01T23:59:59Z``); of fixed width,
+    so that such times compare as text in the order of time."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _shown(value: object) -> str:
+    """A value of a refused record, short and on one line, whatever it is (deeply nested, thousands of digits)."""
+    return reprlib.repr(value)
 
 
 def _get(data: Mapping[str, Any], name: str, kind: type, optional: bool = False) -> Any:
@@ -188,7 +225,7 @@ def _get(data: Mapping[str, Any], name: str, kind: type, optional: bool = False)
         return None
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         wanted = {int: "a whole number", str: "a string", list: "a list", dict: "an object"}[kind]
-        raise RecordError(f"field '{name}' must be {wanted}{' or null' if optional else ''}, not {value!r}")
+        raise RecordError(f"field '{name}' must be {wanted}{' or null' if optional else ''}, not {_shown(value)}")
     return value
 
 
@@ -197,12 +234,15 @@ def _items(data: Mapping[str, Any], name: str, kind: type) -> list[Any]:
     for item in items:
         if not isinstance(item, kind) or isinstance(item, bool):
             wanted = {int: "whole numbers", str: "strings"}[kind]
-            raise RecordError(f"field '{name}' must be a list of {wanted}, not holding {item!r}")
+            raise RecordError(f"field '{name}' must be a list of {wanted}, not holding {_shown(item)}")
     return items
 
 
-def record_of(game: Game, *, seed: bytes | None = None, mode: str = "versus") -> Record:
-    """The record of ``game`` as it stands; ``seed`` is the key of the :class:`SeededDice` it was played with."""
+def record_of(
+    game: Game, *, seed: bytes | None = None, mode: str = "versus", played_at: tuple[str, ...] | None = None
+) -> Record:
+    """The record of ``game`` as it stands; ``seed`` is the key of the :class:`SeededDice` it was played with;
+    ``played_at``: when each history line was played (:func:`time_text`)."""
     outcome = game.outcome
     return Record(
         rules=str(game.rules),
@@ -217,6 +257,7 @@ def record_of(game: Game, *, seed: bytes | None = None, mode: str = "versus") ->
             winners=None if outcome is None else outcome.winners,
             termination=None if outcome is None else outcome.termination,
         ),
+        played_at=played_at,
     )
 
 

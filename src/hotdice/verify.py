@@ -6,8 +6,9 @@ anyone can recompute every roll (:class:`hotdice.dice.SeededDice`) and compare i
 the commitment, anyone can check the key was not chosen after the fact.
 
 :func:`verify` checks, in this order: the record's digest, that the key is the record's own (or the one
-given), that SHA-256 of the key is the commitment, every roll face by face, every action through the
-engine, and the final result. The first mismatch is the verdict.
+given), that SHA-256 of the key is the commitment, that no line was played after the key was revealed
+(where the record says when), every roll face by face, every action through the engine, and the final
+result. The first mismatch is the verdict.
 """
 
 from __future__ import annotations
@@ -66,9 +67,9 @@ def verify(record: Record, *, key: bytes | None = None, commitment: str | None =
     """Check ``record`` against the dice key (its own seed, or ``key``) and, if given, the commitment.
 
     VerifyError when there is nothing to check: no key anywhere, a malformed commitment, or an unfinished
-    game.
+    game (except one its key's reveal ended: the record says when that was).
     """
-    if record.result.winners is None:
+    if record.result.winners is None and (record.revealed_at is None or record.played_at is None):
         raise VerifyError("the record is of an unfinished game: only a finished game can be verified")
     wanted = None if commitment is None else commitment.strip().lower()
     if wanted is not None and not _SHA256.fullmatch(wanted):
@@ -91,6 +92,14 @@ def verify(record: Record, *, key: bytes | None = None, commitment: str | None =
         return _fails(f"SHA-256 of the key is {commitment_of(key)}, not the commitment {wanted}")
     else:
         checked.append(f"commitment: SHA-256 of the key is {wanted}, as published")
+    if record.revealed_at is None or record.played_at is None:
+        checked.append("reveal: not checked (the record does not say when its lines were played and its key revealed)")
+    else:
+        for position, (line, played) in enumerate(zip(record.history, record.played_at, strict=True), start=1):
+            if played > record.revealed_at:  # times of one width: as text, in the order of time
+                return _fails(f"history line {position} ('{line}') was played at {played}, after the dice key was "
+                              f"revealed at {record.revealed_at}: every roll was known by then")
+        checked.append(f"reveal: every line was played before the dice key was revealed at {record.revealed_at}")
     try:
         game = replay(dataclasses.replace(record, seed=key.hex()))
     except RecordError as exc:
@@ -98,14 +107,17 @@ def verify(record: Record, *, key: bytes | None = None, commitment: str | None =
     rolls = sum(event.kind is EventKind.ROLL for event in game.events)
     turns = sum(game.turns_played)
     actions = len(game.history) - rolls
-    assert game.outcome is not None  # replay gave the record's result, which is finished
     names = game.players
     final = ", ".join(f"{name} {score}" for name, score in zip(names, game.scores, strict=True))
-    winners = " and ".join(names[w] for w in game.outcome.winners)
+    if game.outcome is None:  # replay gave the record's result: unfinished, ended by the key's reveal
+        ending = f"unfinished: it ended when its dice key was revealed at {record.revealed_at}"
+    else:
+        winners = " and ".join(names[w] for w in game.outcome.winners)
+        ending = f"won by {winners} ({game.outcome.termination.value})"
     checked += [
         f"rolls: all {rolls} rolls of the {turns} turns recomputed from the key, every face as recorded",
         f"history: all {actions} actions legal (replayed through the engine)",
-        f"result: {final}, won by {winners} ({game.outcome.termination.value}), as recorded",
+        f"result: {final}, {ending}, as recorded",
         "VALID: every roll of this game comes from the key, and the record is the game that was played",
     ]
     return Verdict(True, tuple(checked))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["BadRequest", "Conflict", "Forbidden", "NotFound", "Stale", "WebError"]
+__all__ = ["BadRequest", "Conflict", "Forbidden", "KeyRevealed", "NotFound", "Stale", "WebError"]
 
 
 class WebError(Exception):
@@ -47,3 +47,9 @@ class Stale(Conflict):
     """An action sent with an action number the game has moved past: nothing changed; here is the game now."""
 
     code = "stale"
+
+
+class KeyRevealed(Conflict):
+    """An action on a seeded game whose dice key is revealed: every roll is known, so the game ended there."""
+
+    code = "key-revealed"

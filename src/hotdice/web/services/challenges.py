@@ -5,7 +5,8 @@ random key the server keeps for the challenge and reveals only once it closes: a
 not let anyone compute the dice in advance. Its commitment, SHA-256 of the key, is public from the start, so
 that once the key is revealed anyone can check it was fixed before the first attempt (``hotdice verify``).
 Everyone who opens the challenge plays the same dice; one attempt each; a challenge closes after
-:data:`OPEN_DAYS` days, or earlier when its creator closes it.
+:data:`OPEN_DAYS` days, or earlier when its creator closes it. Closing reveals the key, so it also ends the
+attempts not finished by then (:mod:`hotdice.web.services.reveal`): they rank below every finished one.
 """
 
 from __future__ import annotations
@@ -24,21 +25,18 @@ from hotdice.modes import Challenge, Mode, Result, challenge, compare
 from hotdice.store.web_models import WebChallenge, WebGame, WebPlayer
 from hotdice.variants import VARIANTS
 from hotdice.verify import commitment_of
+from hotdice.web.db import hold
 from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound
 from hotdice.web.services.games import human_seat, new_game_row, player_name
+from hotdice.web.services.reveal import aware
 
 __all__ = ["OPEN_DAYS", "close", "commitment", "create", "find", "is_closed", "play", "results"]
 
 OPEN_DAYS = 7
 
 
-def _aware(moment: datetime) -> datetime:
-    # SQLite gives back naive datetimes; everything stored here is UTC.
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
 def is_closed(found: WebChallenge, now: datetime | None = None) -> bool:
-    return (now or datetime.now(UTC)) >= _aware(found.closes_at)
+    return (now or datetime.now(UTC)) >= aware(found.closes_at)
 
 
 def create(session: Session, player: WebPlayer, preset: str = "farkle") -> WebChallenge:
@@ -102,32 +100,38 @@ def play(session: Session, player: WebPlayer, code: str) -> WebGame:
 
 
 def close(session: Session, player: WebPlayer, code: str) -> WebChallenge:
+    """Close the challenge now, revealing its key. Its row is held first and the time taken after: an action
+    checked meanwhile (it holds the row too) was accepted before this moment, or sees the challenge closed."""
     found = find(session, code)
     if found.creator_id != player.id:
         raise Forbidden("only the player who created a challenge can close it")
-    if not is_closed(found):
-        found.closes_at = datetime.now(UTC)
+    hold(session, WebChallenge, found.code)
+    session.refresh(found)
+    now = datetime.now(UTC)
+    if not is_closed(found, now):
+        found.closes_at = now
     return found
 
 
-def results(session: Session, code: str, player: WebPlayer | None) -> dict[str, Any]:
-    """Everyone who played, ranked (finished attempts); the dice key once the challenge is closed."""
+def results(session: Session, code: str, player: WebPlayer | None, now: datetime | None = None) -> dict[str, Any]:
+    """Everyone who played, ranked: finished attempts, then, once the challenge is closed (at ``now``), the
+    attempts its closing ended unfinished; the dice key once it is closed."""
     found = find(session, code)
     games = list(
         session.scalars(select(WebGame).where(WebGame.challenge_code == found.code).order_by(WebGame.created_at))
     )
     names = {g.id: player_name(g) for g in games}
-    done = [g for g in games if g.over]
-    entries = [(Result(names[g.id], g.score, g.turns, Mode.CHALLENGE), g) for g in done]
+    closed = is_closed(found, now)
+    ranked_games = [g for g in games if g.over or closed]
+    entries = [(Result(names[g.id], g.score, g.turns, Mode.CHALLENGE, finished=g.over), g) for g in ranked_games]
     game_of = {id(result): g for result, g in entries}
     ranked = compare(result for result, _ in entries)
-    closed = is_closed(found)
     mine = next((g for g in games if player is not None and g.owner_id == player.id), None)
     return {
         "code": found.code,
         "preset": found.preset,
         "closed": closed,
-        "closes_at": _aware(found.closes_at).isoformat(),
+        "closes_at": aware(found.closes_at).isoformat(),
         "creator": player is not None and found.creator_id == player.id,
         "yours": None if mine is None else {"id": mine.id, "over": mine.over, "score": mine.score},
         "ranking": [
@@ -135,11 +139,12 @@ def results(session: Session, code: str, player: WebPlayer | None) -> dict[str, 
                 "rank": r.rank,
                 "name": r.result.name,
                 "score": r.result.score,
+                "finished": r.result.finished,
                 "you": player is not None and game_of[id(r.result)].owner_id == player.id,
             }
             for r in ranked
         ],
-        "playing": [{"name": names[g.id], "turns": g.turns} for g in games if not g.over],
+        "playing": [{"name": names[g.id], "turns": g.turns} for g in games if not g.over and not closed],
         "commitment": commitment(found),
         "dice_key": found.dice_key if closed else None,
     }

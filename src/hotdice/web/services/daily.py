@@ -7,7 +7,8 @@ database: the public offline default would let anyone compute the day's dice.
 
 Provable fairness: from the moment a day opens, its commitment SHA-256(day's dice key) is public; once the
 day is over (UTC) the day's key itself is revealed — never the server key, which would give away the days
-to come. With both, ``hotdice verify`` checks any record of that day (:mod:`hotdice.verify`).
+to come. With both, ``hotdice verify`` checks any record of that day (:mod:`hotdice.verify`). The reveal ends
+the day's play: an attempt not finished by midnight ends there, unfinished (:mod:`hotdice.web.services.reveal`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from hotdice.modes import Mode, Result, compare, daily, daily_day, daily_seed
+from hotdice.modes import Mode, Ranked, Result, compare, daily, daily_day, daily_seed
 from hotdice.players import make_player, play_game
 from hotdice.store.web_models import WebDailyPar, WebGame, WebPlayer
 from hotdice.verify import commitment_of
@@ -28,9 +29,10 @@ from hotdice.web.db import hold
 from hotdice.web.errors import Conflict
 from hotdice.web.services.games import computer_spec, human_seat, new_game_row, player_name
 from hotdice.web.services.keys import kept_key
+from hotdice.web.services.reveal import day_revealed_at
 from hotdice.web.settings import Settings
 
-__all__ = ["PAR_LEVEL", "daily_key", "day_key", "page", "par", "start"]
+__all__ = ["PAR_LEVEL", "daily_key", "day_key", "leaderboard", "page", "par", "start"]
 
 PAR_LEVEL = "hard"
 _KEY = "daily-key"
@@ -55,7 +57,7 @@ def day_key(session: Session, settings: Settings, day: date, now: datetime | Non
         "day": day.isoformat(),
         "commitment": commitment_of(key),
         "key": key.hex() if day < today else None,
-        "revealed_at": datetime.combine(day + timedelta(days=1), time(), tzinfo=UTC).isoformat(),
+        "revealed_at": day_revealed_at(day).isoformat(),
     }
 
 
@@ -103,19 +105,22 @@ def par(session: Session, settings: Settings, day: date) -> int:
     return score
 
 
+def leaderboard(session: Session, day: date, now: datetime | None = None) -> list[tuple[Ranked, str]]:
+    """The day's official results, ranked, with their owners: the finished ones, then, once the day's key is
+    revealed (at ``now``), the attempts it ended unfinished."""
+    revealed = (now or datetime.now(UTC)) >= day_revealed_at(day)
+    query = select(WebGame).where(WebGame.mode == Mode.DAILY, WebGame.official_day == day)
+    official = list(session.scalars(query if revealed else query.where(WebGame.over.is_(True))))
+    results = [(Result(player_name(g), g.score, g.turns, Mode.DAILY, finished=g.over), g.owner_id) for g in official]
+    owner_of = {id(result): owner for result, owner in results}
+    return [(r, owner_of[id(r.result)]) for r in compare(result for result, _ in results)]
+
+
 def page(session: Session, settings: Settings, player: WebPlayer | None, now: datetime | None = None) -> dict[str, Any]:
     """The day, the player's attempts, the leaderboard of official results, and par once they have finished."""
     day = daily_day(now)
     mine = _attempts(session, player, day) if player is not None else []
     finished = [a for a in mine if a.over]
-    official = list(
-        session.scalars(
-            select(WebGame).where(WebGame.mode == Mode.DAILY, WebGame.official_day == day, WebGame.over.is_(True))
-        )
-    )
-    results = [(Result(player_name(g), g.score, g.turns, Mode.DAILY), g.owner_id) for g in official]
-    owner_of = {id(result): owner for result, owner in results}
-    ranked = compare(result for result, _ in results)
     return {
         "day": day.isoformat(),
         "attempts": [
@@ -127,9 +132,10 @@ def page(session: Session, settings: Settings, player: WebPlayer | None, now: da
                 "rank": r.rank,
                 "name": r.result.name,
                 "score": r.result.score,
-                "you": player is not None and owner_of[id(r.result)] == player.id,
+                "finished": r.result.finished,
+                "you": player is not None and owner == player.id,
             }
-            for r in ranked
+            for r, owner in leaderboard(session, day, now)
         ],
         "par": par(session, settings, day) if finished else None,
         "today_key": day_key(session, settings, day, now),

@@ -15,6 +15,7 @@ import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
@@ -38,16 +39,17 @@ from hotdice.modes import Mode, Setup, pad, race, shown_rules, solo, together, v
 from hotdice.odds import roll_odds
 from hotdice.players import LEVELS, computer_spec, make_player
 from hotdice.players.solver import affordable, solve_later, solved
-from hotdice.record import Record, RecordError, record_of, replay, state_json
+from hotdice.record import Record, RecordError, record_of, replay, state_json, time_text
 from hotdice.rules import Rules, RulesError
 from hotdice.scoring import DiceError, SetAside, parse_dice
 from hotdice.stats import record_game
 from hotdice.store.web_models import WebGame, WebPlayer
 from hotdice.web.db import as_owner
-from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound, Stale
+from hotdice.web.errors import BadRequest, Conflict, Forbidden, KeyRevealed, NotFound, Stale
 from hotdice.web.hub import notifying
 from hotdice.web.memo import Recent
 from hotdice.web.services.players import clean_name
+from hotdice.web.services.reveal import revealed_at
 
 __all__ = [
     "HINT_MODES",
@@ -87,13 +89,24 @@ REBUILT: Recent[str, Loaded] = Recent(1000)
 
 @dataclass
 class Loaded:
-    """A stored game rebuilt: its row, the engine's game, its dice key and its seats."""
+    """A stored game rebuilt: its row, the engine's game, its dice key and its seats; with a key, when each
+    history line was played and when the key is revealed."""
 
     row: WebGame
     game: Game
     seed: bytes | None
     seats: list[dict[str, Any]]
     extra: dict[str, Any] = field(default_factory=dict)
+    played_at: list[str] | None = None
+    revealed_at: datetime | None = None
+
+    def ended(self, now: datetime | None = None) -> bool:
+        """Ended unfinished: its key is revealed (at ``now``) before it was played out."""
+        return (
+            self.game.outcome is None
+            and self.revealed_at is not None
+            and (now or datetime.now(UTC)) >= self.revealed_at
+        )
 
     @property
     def mode(self) -> str:
@@ -123,8 +136,9 @@ def record_mode(mode: str) -> str:
     return Mode.TOGETHER.value if mode == ONLINE else mode
 
 
-def record_json(game: Game, seed: bytes | None, mode: str) -> str:
-    return json.dumps(record_of(game, seed=seed, mode=record_mode(mode)).to_json())
+def record_json(game: Game, seed: bytes | None, mode: str, played_at: list[str] | None = None) -> str:
+    played = None if played_at is None else tuple(played_at)
+    return json.dumps(record_of(game, seed=seed, mode=record_mode(mode), played_at=played).to_json())
 
 
 def new_game_row(
@@ -145,7 +159,7 @@ def new_game_row(
         id=secrets.token_urlsafe(12),
         mode=mode,
         owner_id=owner.id,
-        record=record_json(game, setup.seed, mode),
+        record=record_json(game, setup.seed, mode, None if setup.seed is None else []),
         action=len(game.history),
         seats=json.dumps(seats),
         extra=json.dumps(extra),
@@ -228,17 +242,19 @@ def load(session: Session, game_id: str, at: int | None = None) -> Loaded:
     action number an action was sent at — a game kept at that number is taken without reading the row."""
     kept = REBUILT.pop(game_id)
     if kept is not None and at is not None and kept.row.action == at:
-        return kept
+        return kept  # an action checks its key's reveal itself (:func:`_refuse_once_revealed`)
     row = find(session, game_id)
     if kept is not None and kept.row.record == row.record:
-        return replace(kept, row=row)
+        return replace(kept, row=row, revealed_at=revealed_at(session, row))
     record = Record.from_json(row.record)
     try:
         game = replay(record)
     except RecordError as exc:  # pragma: no cover - the server wrote it; a failure here is a bug
         raise Conflict(f"this game cannot be rebuilt: {exc}") from None
     seed = None if record.seed is None else bytes.fromhex(record.seed)
-    return Loaded(row, game, seed, json.loads(row.seats), json.loads(row.extra or "{}"))
+    played_at = None if record.played_at is None else list(record.played_at)
+    return Loaded(row, game, seed, json.loads(row.seats), json.loads(row.extra or "{}"), played_at,
+                  revealed_at(session, row))
 
 
 def keep(loaded: Loaded) -> None:
@@ -254,9 +270,9 @@ def show(session: Session, game_id: str, viewer_id: str | None) -> dict[str, Any
     return seen(load(session, game_id), viewer_id)
 
 
-def seen(loaded: Loaded, viewer_id: str | None) -> dict[str, Any]:
+def seen(loaded: Loaded, viewer_id: str | None, now: datetime | None = None) -> dict[str, Any]:
     """The view of a game that is its row's record (unchanged, or saved); the game is kept once it is seen."""
-    shown = view(loaded, viewer_id)
+    shown = view(loaded, viewer_id, now)
     keep(loaded)
     return shown
 
@@ -278,13 +294,16 @@ class MovedOn(Exception):
     """Another request wrote the game first, since it was read: nothing was written (the session rolled back)."""
 
 
-def save(session: Session, loaded: Loaded, notice: str | None = None) -> bool:
+def save(session: Session, loaded: Loaded, notice: str | None = None, at: datetime | None = None) -> bool:
     """Write the game back if nobody has moved it since it was read (else :class:`MovedOn`); True if this
-    finished it. ``notice``: a PostgreSQL ``NOTIFY`` text sent by the same statement (:meth:`Hub.within`)."""
+    finished it. ``notice``: a PostgreSQL ``NOTIFY`` text sent by the same statement (:meth:`Hub.within`);
+    ``at``: when the lines it adds were played."""
     row, game = loaded.row, loaded.game
     finished = game.outcome is not None and not row.over
+    if loaded.played_at is not None:
+        loaded.played_at += [time_text(at or datetime.now(UTC))] * (len(game.history) - len(loaded.played_at))
     written = {
-        "record": record_json(game, loaded.seed, row.mode),
+        "record": record_json(game, loaded.seed, row.mode, loaded.played_at),
         "action": len(game.history),
         "score": game.scores[0],
         "turns": game.turns_played[0],
@@ -376,8 +395,17 @@ class Acted:
 Notice = Callable[[dict[str, Any]], str | None]
 
 
-def act(session: Session, game_id: str, viewer_id: str, intent: Intent, notice: Notice | None = None) -> Acted:
-    """Apply ``intent`` of the player ``viewer_id`` (written, not yet committed: the caller commits)."""
+def act(
+    session: Session,
+    game_id: str,
+    viewer_id: str,
+    intent: Intent,
+    notice: Notice | None = None,
+    now: datetime | None = None,
+) -> Acted:
+    """Apply ``intent`` of the player ``viewer_id`` (written, not yet committed: the caller commits);
+    ``now``: when it was received."""
+    at = now or datetime.now(UTC)
     loaded = load(session, game_id, at=intent.n)
     game, n = loaded.game, len(loaded.game.history)
     lines = intent.lines(game.rules)
@@ -391,6 +419,7 @@ def act(session: Session, game_id: str, viewer_id: str, intent: Intent, notice: 
         raise BadRequest("the score pad rolls no dice: type in the table's roll")
     if dice is not None and intent.dice is not None:
         raise BadRequest("the server rolls the dice in this game: send no dice")
+    _refuse_once_revealed(session, loaded, viewer_id, at)
     try:
         turn = game.turn
         if intent.keep is not None:
@@ -407,17 +436,35 @@ def act(session: Session, game_id: str, viewer_id: str, intent: Intent, notice: 
         raise BadRequest(str(exc)) from None
     except IllegalMoveError as exc:
         raise Conflict(str(exc)) from None
-    return _saved(session, loaded, viewer_id, notice) or _repeat_or_stale(load(session, game_id), viewer_id, n, lines)
+    return _saved(session, loaded, viewer_id, notice, at) or _repeat_or_stale(load(session, game_id), viewer_id, n,
+                                                                                 lines)
 
 
-def _saved(session: Session, loaded: Loaded, viewer_id: str, notice: Notice | None) -> Acted | None:
+def _refuse_once_revealed(session: Session, loaded: Loaded, viewer_id: str, at: datetime) -> None:
+    """KeyRevealed if the game's dice key is revealed at ``at``: whoever plays on could know every roll. The
+    game ends as it stands; checked with its challenge held, so that closing it waits for this action."""
+    if loaded.seed is None:
+        return
+    loaded.revealed_at = revealed_at(session, loaded.row, held=True)
+    if loaded.ended(at):
+        assert loaded.revealed_at is not None
+        raise KeyRevealed(
+            f"this game's dice key was revealed at {time_text(loaded.revealed_at)}: every roll is known now, so "
+            "the game ended there, unfinished",
+            game=seen(loaded, viewer_id, at),
+        )
+
+
+def _saved(
+    session: Session, loaded: Loaded, viewer_id: str, notice: Notice | None, at: datetime | None = None
+) -> Acted | None:
     """Write the changed game and answer with its view; None: another request wrote it first (nothing was
     written). The view is made before the write: from its UPDATE to the commit the row is locked (the whole
     database on SQLite), so that time is kept short."""
     shown = view(loaded, viewer_id)
     text = None if notice is None else notice(shown)
     try:
-        finished = save(session, loaded, text)
+        finished = save(session, loaded, text, at)
     except MovedOn:  # a concurrent request came first: this same action (a duplicate), or another one
         return None
     return Acted(shown, applied=True, finished=finished, written=loaded, announced=text is not None)
@@ -460,6 +507,8 @@ def computer_step(session: Session, game_id: str, viewer_id: str, n: int, notice
     spec = loaded.seats[seat].get("spec")
     if spec is None:
         raise Conflict(f"it is {game.players[seat]}'s turn, not the computer's")
+    at = datetime.now(UTC)
+    _refuse_once_revealed(session, loaded, viewer_id, at)
     # The computer's randomness is fixed by the game and the moment: asking again gives the same decision.
     rng = random.Random(f"{loaded.row.id}/{n}")
     try:
@@ -470,7 +519,8 @@ def computer_step(session: Session, game_id: str, viewer_id: str, n: int, notice
     assert dice is not None  # computers play only where the server rolls
     game.play(action, dice)
     # None: the same step asked from two screens at once, taken once.
-    return _saved(session, loaded, viewer_id, notice) or Acted(seen(load(session, game_id), viewer_id), applied=False)
+    return _saved(session, loaded, viewer_id, notice, at) or Acted(seen(load(session, game_id), viewer_id),
+                                                                   applied=False)
 
 
 def hint(session: Session, game_id: str, viewer_id: str) -> dict[str, Any]:
@@ -528,14 +578,16 @@ def player_name(game: WebGame) -> str:
     return str(json.loads(game.record)["players"][0])
 
 
-def view(loaded: Loaded, viewer_id: str | None = None) -> dict[str, Any]:
-    """Everything the table shows, and what its player may do now; nothing that has not happened yet."""
+def view(loaded: Loaded, viewer_id: str | None = None, now: datetime | None = None) -> dict[str, Any]:
+    """Everything the table shows, and what its player may do now (at ``now``); nothing that has not happened
+    yet."""
     game, rules, row = loaded.game, loaded.game.rules, loaded.row
+    ended = loaded.ended(now)
     cur = game.current
     score, entered = game.scores[cur], game.entered[cur]
     options = []
     room = room_to_target(rules, score, game.turn_total)
-    for o in game.options():
+    for o in [] if ended else game.options():
         total = game.turn_total + o.points
         dice, hot, _ = after_set_aside(rules, o)
         wins = room is not None and o.points == room  # reaching an exact target banks at once
@@ -553,7 +605,7 @@ def view(loaded: Loaded, viewer_id: str | None = None) -> dict[str, Any]:
     # Why each other choice of dice from the roll is refused, in the engine's words (at most 63 of them).
     # From the roll sorted, the same dice come as the same tuple: each is asked about once.
     refusals: dict[str, str] = {}
-    if game.phase is Phase.SET_ASIDE and game.roll is not None:
+    if game.phase is Phase.SET_ASIDE and game.roll is not None and not ended:
         roll, asked = sorted(game.roll), set()
         for size in range(1, len(roll) + 1):
             for chosen in itertools.combinations(roll, size):
@@ -587,9 +639,9 @@ def view(loaded: Loaded, viewer_id: str | None = None) -> dict[str, Any]:
         "entry": rules.entry,
         "options": options,
         "refusals": refusals,
-        "can_roll": deciding and ROLL in game.legal_actions(),
+        "can_roll": deciding and not ended and ROLL in game.legal_actions(),
         "bank": None if game.to_act is None else game.why_not_bank(),
-        "can_bank": BANK in game.legal_actions(),
+        "can_bank": not ended and BANK in game.legal_actions(),
         "bank_records": bank_records(rules, entered=entered, turn_total=game.turn_total),
         "risk": _risk(rules, game.dice_to_roll),
         # ``_value_``: the member's value as a plain attribute (``.value`` is a descriptor, slow at every event).
@@ -603,4 +655,6 @@ def view(loaded: Loaded, viewer_id: str | None = None) -> dict[str, Any]:
         "official": row.official,
         "challenge": row.challenge_code,
         "table": row.table_code,
+        # When its dice key was revealed, for a game that ended unfinished there; None otherwise.
+        "ended": None if not ended or loaded.revealed_at is None else time_text(loaded.revealed_at),
     }

@@ -3,33 +3,26 @@
 from __future__ import annotations
 
 import dataclasses
+from datetime import UTC, datetime
 
 from sqlalchemy.orm import Session
 
-from hotdice.modes import daily_day
-from hotdice.record import Record
-from hotdice.store.web_models import WebChallenge
+from hotdice.record import Record, time_text
 from hotdice.web.errors import Conflict
-from hotdice.web.services.challenges import is_closed
 from hotdice.web.services.games import find
+from hotdice.web.services.reveal import revealed_at
 
 __all__ = ["public_record"]
 
 
-def public_record(session: Session, game_id: str) -> Record:
-    """The record; its dice key is left out while it would reveal dice others have yet to play: a daily's
-    until its day is over, a challenge's until it closes."""
+def public_record(session: Session, game_id: str, now: datetime | None = None) -> Record:
+    """The record of a game that is over, or that its key's reveal ended; its dice key is left out while it
+    would reveal dice others have yet to play (a daily's until its day is over, a challenge's until it
+    closes), and once given, the record says when it was revealed."""
     row = find(session, game_id)
-    if not row.over:
-        raise Conflict("a game's record is given once the game is over")
-    record = Record.from_json(row.record)
-    hidden = (row.day is not None and row.day >= daily_day()) or (
-        row.challenge_code is not None and not is_closed(_challenge(session, row.challenge_code))
-    )
-    return dataclasses.replace(record, seed=None) if hidden else record
-
-
-def _challenge(session: Session, code: str) -> WebChallenge:
-    found = session.get(WebChallenge, code)
-    assert found is not None  # a foreign key
-    return found
+    revealed = revealed_at(session, row)
+    if revealed is None or (now or datetime.now(UTC)) < revealed:
+        if not row.over:
+            raise Conflict("a game's record is given once the game is over")
+        return dataclasses.replace(Record.from_json(row.record), seed=None)
+    return dataclasses.replace(Record.from_json(row.record), revealed_at=time_text(revealed))

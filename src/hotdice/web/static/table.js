@@ -130,7 +130,7 @@
   function renderControls() {
     const roll = $("roll");
     const bank = $("bank");
-    const playing = mine() && !sending && view.outcome === null;
+    const playing = mine() && !sending && view.outcome === null && !view.ended;
     const option = selectedOption();
     let canRoll = false;
     let canBank = false;
@@ -254,12 +254,14 @@
 
   function renderOver() {
     const over = $("over");
-    over.closest(".felt").classList.toggle("done", view.outcome !== null);
-    if (!view.outcome) { over.hidden = true; return; }
-    const winners = view.outcome.winners;
+    over.closest(".felt").classList.toggle("done", view.outcome !== null || view.ended !== null);
+    if (!view.outcome && !view.ended) { over.hidden = true; return; }
+    // Ended unfinished: the dice key was revealed before the game was played out (no winners).
+    const winners = view.outcome ? view.outcome.winners : [];
     const names = winners.map(name);
     let title;
-    if (view.players.length === 1) title = t("over.score", { score: num(view.players[0].score) });
+    if (!view.outcome) title = t("over.ended", { when: view.ended.replace("T", " ").replace("Z", " UTC") });
+    else if (view.players.length === 1) title = t("over.score", { score: num(view.players[0].score) });
     else if (winners.length === 1 && you.length === 1 && winners[0] === you[0]) title = t("over.you_win");
     else if (winners.length === 1) title = t("over.wins", { name: names[0] });
     else title = t("over.share", { names: names.join(" & ") });
@@ -375,7 +377,8 @@
   /* -- acting -------------------------------------------------------------------------------------- */
 
   function update(next) {
-    if (next.n <= view.n && next.id === view.id && next.events.length <= seen) return; // nothing new
+    // Nothing new; but a game its key's reveal has just ended is shown ended, at the same action number.
+    if (next.n <= view.n && next.id === view.id && next.events.length <= seen && next.ended === view.ended) return;
     const previousCurrent = view.current;
     const fresh = next.events.slice(seen);
     view = { ...next, you };
@@ -408,7 +411,8 @@
     } catch (err) {
       sending = false;
       if (err.body && err.body.game) {
-        toast(t("js.stale"));
+        if (err.body.code === "key-revealed") toast(err.message, true);
+        else toast(t("js.stale"));
         update(err.body.game);
       } else {
         toast(err.message, true);
