@@ -401,7 +401,6 @@ def test_a_bad_content_length_is_a_400(tmp_path: Path) -> None:
     ("/api/rules", {"text": "x" * 601}),
     ("/api/training/question", {"rules": "x" * 601}),
     ("/api/training/drill", {"rules": "x" * 601}),
-    ("/api/games/" + "x" * 33, {}),
     ("/api/challenges/" + "x" * 41, {}),
     ("/api/tables/" + "x" * 41, {}),
 ])
@@ -412,9 +411,9 @@ def test_long_parameters_are_refused_with_a_reason(guarded: TestClient, path: st
 
 
 def test_a_page_with_a_long_parameter_is_a_readable_page(guarded: TestClient) -> None:
-    refused = guarded.get("/play/" + "x" * 33)
+    refused = guarded.get("/c/" + "x" * 41)
     assert refused.status_code == 422 and refused.headers["content-type"].startswith("text/html")
-    assert "at most 32 characters" in refused.text
+    assert "at most 40 characters" in refused.text
 
 
 @pytest.mark.parametrize(("name", "value"), [("HOTDICE_RATE_ADDRESS", "lots"), ("HOTDICE_MAX_BODY", "16k")])

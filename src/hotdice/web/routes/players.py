@@ -10,10 +10,10 @@ from hotdice.rules import Rules, RulesError
 from hotdice.scoring import scoring_table
 from hotdice.web.deps import PlayerDep, SessionDep
 from hotdice.web.errors import BadRequest
-from hotdice.web.schemas import MeIn, RulesQuery
+from hotdice.web.schemas import EDGE, MeIn, RulesQuery
 from hotdice.web.services import players
 
-router = APIRouter(prefix="/api", tags=["players"])
+router = APIRouter(prefix="/api", tags=["players"], responses=EDGE)
 
 
 @router.get("/me")

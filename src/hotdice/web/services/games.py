@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -50,6 +51,7 @@ from hotdice.web.memo import Recent
 from hotdice.web.services.players import clean_name
 
 __all__ = [
+    "GAME_ID",
     "HINT_MODES",
     "LEVELS",
     "ONLINE",
@@ -69,6 +71,8 @@ __all__ = [
     "show",
     "view",
 ]
+
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{16}")  # what secrets.token_urlsafe(12) makes: every game's id
 
 ONLINE = "online"  # the mode of an online table's game (recorded as "together")
 FALLBACK_PLAYER = "greedy"  # for a decision a level's solver cannot make
@@ -217,7 +221,9 @@ _READ = select(WebGame.__table__).where(WebGame.__table__.c.id == bindparam("gam
 def find(session: Session, game_id: str) -> WebGame:
     """The stored game of an id, without rebuilding it: a row of its own, outside the session's identity map
     (see :data:`_READ`)."""
-    found = session.connection().execute(_READ, {"game_id": game_id}).one_or_none() if 0 < len(game_id) <= 32 else None
+    if GAME_ID.fullmatch(game_id) is None:  # not sent to the database (PostgreSQL refuses a NUL byte: a 500)
+        raise NotFound("no game here: a game's id has 16 letters, digits, - or _; check the link")
+    found = session.connection().execute(_READ, {"game_id": game_id}).one_or_none()
     if found is None:
         raise NotFound(f"no game '{game_id}' here: check the link")
     return WebGame(**found._mapping)
