@@ -23,12 +23,14 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from hotdice.web import Settings, create_app
 from hotdice.web.limits import MAX_HEADERS, MAX_TARGET, SWEEP_EVERY, Buckets, BucketStore, SharedBuckets
 from hotdice.web.services.players import COOKIE
 from hotdice.web.settings import ADDRESS_RATE, MAX_BODY, NEW_DEVICE_RATE, PLAYER_RATE, Rate
-from tests.web_servers import UP_WITHIN, free_port
+from tests.web_servers import HOST, UP_WITHIN, free_port, server_env, start_server
 
 
 def make_app(tmp_path: Path, player_rate: Rate | None = None, address_rate: Rate | None = None,
@@ -332,6 +334,21 @@ def test_a_websocket_past_the_limit_is_closed_before_it_opens(tmp_path: Path) ->
     with pytest.raises(WebSocketDisconnect) as closed, alice.websocket_connect("/ws/games/abc") as socket:
         socket.receive_json()
     assert closed.value.code == 1008
+
+
+def test_a_websocket_past_the_limit_on_a_real_server_is_told_1008_and_why(tmp_path: Path) -> None:
+    """Closed during the handshake, uvicorn answered it 403: the screen saw a failed connection, no code."""
+    env = server_env(f"sqlite:///{tmp_path / 'limits.sqlite3'}", tmp_path, HOTDICE_RATE_LIMITS="",
+                     HOTDICE_RATE_NEW_DEVICE="0.01/s burst 2")
+    server = start_server(env)
+    try:
+        until_refused(lambda: httpx.get(f"{server.url}/api/rules"), most=10)  # no cookie: the address's new devices
+        with pytest.raises(ConnectionClosed) as closed, connect(f"ws://{HOST}:{server.port}/ws/games/abc") as socket:
+            socket.recv(timeout=30)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+        assert "too many requests" in closed.value.rcvd.reason
+    finally:
+        server.stop()
 
 
 def test_the_limits_can_be_turned_off(tmp_path: Path) -> None:
