@@ -251,6 +251,25 @@ def farkle_risk(n: int, rules: Rules) -> Fraction:
     return Fraction(farkles, 6**n)
 
 
+def test_a_long_games_answers_stay_small_and_carry_its_events_as_they_happen(alice: TestClient) -> None:
+    """Each answer carried the whole log: one action of a long game answered tens of kilobytes."""
+    view = new_game(alice, mode="together", names=["Ann", "Bob"], rules="farkle,target=1000000")
+    events: list[dict[str, Any]] = list(view["events"])
+    sizes = []
+    for _ in range(300):
+        answer = alice.post(f"/api/games/{view['id']}/act", json={"n": view["n"], **next_intent(view)})
+        assert answer.status_code == 200, answer.text
+        sizes.append(len(answer.content))
+        view = answer.json()["game"]
+        assert view["events_from"] <= len(events)  # no gap: an action adds fewer events than a view carries
+        events[view["events_from"] :] = view["events"]
+    assert max(sizes[-50:]) <= 1.5 * max(sizes[:50]), sizes  # as big as a roll's refusals make it, no bigger
+    whole = alice.get(f"/api/games/{view['id']}", params={"since": 0}).json()
+    assert whole["events_from"] == 0 and whole["events"] == events  # appended as they came: the whole log
+    assert alice.get(f"/api/games/{view['id']}", params={"since": len(events)}).json()["events"] == []
+    assert alice.get(f"/api/games/{view['id']}", params={"since": -1}).status_code == 422
+
+
 def test_a_repeated_action_changes_nothing_and_says_so(alice: TestClient, app: FastAPI) -> None:
     view = new_game(alice, mode="solo")
     rolled = act(alice, view, {"then": "roll"})
@@ -511,7 +530,8 @@ def test_no_answer_reveals_the_seed_or_a_roll_not_yet_rolled(alice: TestClient, 
         body = act(alice, view, next_intent(view))
         answers.append(json.dumps(body))
         view = body["game"]
-        rolled = [e["d"] for e in view["events"] if e["k"] == "roll"]
+        events = alice.get(f"/api/games/{started['id']}", params={"since": 0}).json()["events"]
+        rolled = [e["d"] for e in events if e["k"] == "roll"]
         assert ["dice " + "".join(map(str, d)) for d in rolled] == _rolls(app, started["id"])  # only past rolls
     assert alice.get(f"/api/games/{started['id']}/record").status_code == 409  # not before the end
     assert all(seed_hex not in text and KEY.decode() not in text for text in answers)

@@ -97,7 +97,8 @@ class HotRoutes:
         found = _PATH.fullmatch(path)
         step = "" if found is None else found.group(2) or ""
         route = self.routes.get((step, scope.get("method", "")))
-        if found is None or route is None or games.GAME_ID.fullmatch(found.group(1)) is None:  # schemas.GameId
+        if (found is None or route is None or games.GAME_ID.fullmatch(found.group(1)) is None  # schemas.GameId
+                or scope.get("query_string")):  # ?since=: FastAPI reads (and bounds) it
             await self.app(scope, receive, send)
             return
         game_id = found.group(1)

@@ -26,6 +26,7 @@ __all__ = [
     "QuestionAnswer",
     "Refusal",
     "RulesQuery",
+    "Since",
     "StepIn",
     "refusals",
 ]
@@ -37,6 +38,7 @@ RulesText = Annotated[str, Field(max_length=600)]
 GameId = Annotated[str, Path(pattern=f"^{GAME_ID.pattern}$")]
 Code = Annotated[str, Path(max_length=40)]
 RulesQuery = Annotated[str, Query(max_length=600)]
+Since = Annotated[int | None, Query(ge=0, le=1_000_000)]  # an event number, bounded as action numbers are
 
 
 class Refusal(BaseModel):

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from hotdice.record import Record
 from hotdice.web.deps import HubDep, PlayerDep, PlayerIdDep, SessionDep, TranslatorDep, VisitorDep
 from hotdice.web.hub import Hub
-from hotdice.web.schemas import EDGE, GameId, IntentIn, NewGame, StepIn, refusals
+from hotdice.web.schemas import EDGE, GameId, IntentIn, NewGame, Since, StepIn, refusals
 from hotdice.web.services import games, records
 from hotdice.web.services.games import Acted, Intent, Notice
 
@@ -63,8 +63,10 @@ def new_game(body: NewGame, player: PlayerDep, session: SessionDep, t: Translato
 
 
 @router.get("/{game_id}", response_model=Answer, responses=refusals(404, 409))
-def get_game(game_id: GameId, session: SessionDep, visitor: VisitorDep) -> Response:
-    return answer_json(games.show(session, game_id, None if visitor is None else visitor.id))
+def get_game(game_id: GameId, session: SessionDep, visitor: VisitorDep, since: Since = None) -> Response:
+    """The game now, with its events from number ``since`` on (default: the last few): what a screen that
+    missed some asks for."""
+    return answer_json(games.show(session, game_id, None if visitor is None else visitor.id, since))
 
 
 @router.post("/{game_id}/act", response_model=Answer, responses=refusals(403, 404, 409))

@@ -51,6 +51,7 @@ from hotdice.web.memo import Recent
 from hotdice.web.services.players import clean_name
 
 __all__ = [
+    "EVENTS_TAIL",
     "GAME_ID",
     "HINT_MODES",
     "LEVELS",
@@ -73,6 +74,7 @@ __all__ = [
 ]
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{16}")  # what secrets.token_urlsafe(12) makes: every game's id
+EVENTS_TAIL = 24  # events a view carries by default: more than one action or computer step ever adds
 
 ONLINE = "online"  # the mode of an online table's game (recorded as "together")
 FALLBACK_PLAYER = "greedy"  # for a decision a level's solver cannot make
@@ -255,14 +257,14 @@ def keep(loaded: Loaded) -> None:
         REBUILT.put(loaded.row.id, loaded)
 
 
-def show(session: Session, game_id: str, viewer_id: str | None) -> dict[str, Any]:
+def show(session: Session, game_id: str, viewer_id: str | None, since: int | None = None) -> dict[str, Any]:
     """The view of a stored game (:func:`view`)."""
-    return seen(load(session, game_id), viewer_id)
+    return seen(load(session, game_id), viewer_id, since)
 
 
-def seen(loaded: Loaded, viewer_id: str | None) -> dict[str, Any]:
+def seen(loaded: Loaded, viewer_id: str | None, since: int | None = None) -> dict[str, Any]:
     """The view of a game that is its row's record (unchanged, or saved); the game is kept once it is seen."""
-    shown = view(loaded, viewer_id)
+    shown = view(loaded, viewer_id, since)
     keep(loaded)
     return shown
 
@@ -534,9 +536,15 @@ def player_name(game: WebGame) -> str:
     return str(json.loads(game.record)["players"][0])
 
 
-def view(loaded: Loaded, viewer_id: str | None = None) -> dict[str, Any]:
-    """Everything the table shows, and what its player may do now; nothing that has not happened yet."""
+def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None) -> dict[str, Any]:
+    """Everything the table shows, and what its player may do now; nothing that has not happened yet.
+
+    Its ``events`` are those from number ``since`` on (``events_from``), by default the last
+    :data:`EVENTS_TAIL`: a screen keeps the log it has and appends them, so that the answer of an action stays
+    small however long the game (with the whole log, one action of a long game answered tens of kilobytes).
+    """
     game, rules, row = loaded.game, loaded.game.rules, loaded.row
+    events_from = max(0, len(game.events) - EVENTS_TAIL) if since is None else min(since, len(game.events))
     cur = game.current
     score, entered = game.scores[cur], game.entered[cur]
     options = []
@@ -601,8 +609,9 @@ def view(loaded: Loaded, viewer_id: str | None = None) -> dict[str, Any]:
         # ``_value_``: the member's value as a plain attribute (``.value`` is a descriptor, slow at every event).
         "events": [
             {"k": kind._value_, "p": player, "t": turn, "pts": points, "d": list(dice)}
-            for kind, player, turn, points, dice in game.events
+            for kind, player, turn, points, dice in game.events[events_from:]
         ],
+        "events_from": events_from,
         "hints": row.mode in HINT_MODES,
         "roll_off": loaded.extra.get("roll_off"),
         "day": None if row.day is None else row.day.isoformat(),
