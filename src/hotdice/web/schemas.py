@@ -14,11 +14,16 @@ from hotdice.web.services.players import MAX_NAME
 
 __all__ = [
     "EDGE",
+    "ActedOut",
+    "ChallengeMade",
     "Code",
+    "DailyMade",
     "DrillAnswer",
     "GameId",
     "IntentIn",
     "JoinTable",
+    "Made",
+    "Me",
     "MeIn",
     "NewChallenge",
     "NewGame",
@@ -28,6 +33,7 @@ __all__ = [
     "RulesQuery",
     "Since",
     "StepIn",
+    "TableMade",
     "refusals",
 ]
 
@@ -49,6 +55,41 @@ class Refusal(BaseModel):
 
     detail: str
     code: str
+
+
+class Made(BaseModel):
+    """A new game (or attempt): its id and its page."""
+
+    id: str
+    url: str
+
+
+class DailyMade(Made):
+    official: bool  # the first attempt of the day: the one on the leaderboard
+
+
+class ChallengeMade(BaseModel):
+    code: str
+    url: str
+    commitment: str  # SHA-256 of the challenge's dice key, revealed once it closes
+
+
+class TableMade(BaseModel):
+    code: str
+    url: str
+
+
+class Me(BaseModel):
+    name: str
+    rules: str
+
+
+class ActedOut(BaseModel):
+    """The answer to an action or a computer step: whether it changed the game, and the game now."""
+
+    applied: bool
+    message: str
+    game: dict[str, Any]
 
 
 _WHY = {

@@ -7,13 +7,13 @@ from typing import Any
 from fastapi import APIRouter
 
 from hotdice.web.deps import PlayerDep, SessionDep, VisitorDep
-from hotdice.web.schemas import EDGE, Code, NewChallenge, refusals
+from hotdice.web.schemas import EDGE, ChallengeMade, Code, Made, NewChallenge, refusals
 from hotdice.web.services import challenges
 
 router = APIRouter(prefix="/api/challenges", tags=["challenges"], responses=EDGE)
 
 
-@router.post("", status_code=201)
+@router.post("", status_code=201, response_model=ChallengeMade)
 def create(body: NewChallenge, player: PlayerDep, session: SessionDep) -> dict[str, Any]:
     found = challenges.create(session, player, body.preset)
     session.commit()
@@ -25,7 +25,7 @@ def results(code: Code, session: SessionDep, visitor: VisitorDep) -> dict[str, A
     return challenges.results(session, code, visitor)
 
 
-@router.post("/{code}/play", status_code=201, responses=refusals(404, 409))
+@router.post("/{code}/play", status_code=201, response_model=Made, responses=refusals(404, 409))
 def play(code: Code, player: PlayerDep, session: SessionDep) -> dict[str, Any]:
     row = challenges.play(session, player, code)
     session.commit()

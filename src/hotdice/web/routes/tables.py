@@ -7,13 +7,13 @@ from typing import Any
 from fastapi import APIRouter
 
 from hotdice.web.deps import HubDep, PlayerDep, SessionDep, VisitorDep
-from hotdice.web.schemas import EDGE, Code, JoinTable, NewTable, refusals
+from hotdice.web.schemas import EDGE, Code, JoinTable, NewTable, TableMade, refusals
 from hotdice.web.services import tables
 
 router = APIRouter(prefix="/api/tables", tags=["tables"], responses=EDGE)
 
 
-@router.post("", status_code=201)
+@router.post("", status_code=201, response_model=TableMade)
 def create(body: NewTable, player: PlayerDep, session: SessionDep) -> dict[str, Any]:
     found = tables.create(session, player, body.rules, body.roll_off)
     session.commit()
