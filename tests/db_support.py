@@ -20,7 +20,7 @@ from sqlalchemy.pool import NullPool
 
 from hotdice.store.migrate import engine_url
 
-__all__ = ["BACKENDS", "NO_POSTGRES_ENV", "POSTGRES_ENV", "database_url", "fresh_postgres_database"]
+__all__ = ["BACKENDS", "NO_POSTGRES_ENV", "POSTGRES_ENV", "database_url", "fresh_database", "fresh_postgres_database"]
 
 POSTGRES_ENV = "HOTDICE_TEST_POSTGRES"
 NO_POSTGRES_ENV = "HOTDICE_TEST_NO_POSTGRES"
@@ -57,10 +57,15 @@ def fresh_postgres_database() -> Iterator[str]:
         admin.dispose()
 
 
+def fresh_database(backend: str, directory: Path) -> Iterator[str]:
+    """The URL of an empty database of ``backend``: a SQLite file in ``directory``, or a PostgreSQL database."""
+    if backend == "sqlite":
+        yield URL.create("sqlite", database=str(directory / "hotdice-test.sqlite3")).render_as_string()
+    else:
+        yield from fresh_postgres_database()
+
+
 @pytest.fixture(params=BACKENDS)
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """The URL of an empty database of its own for this test: SQLite, then PostgreSQL."""
-    if request.param == "sqlite":
-        yield URL.create("sqlite", database=str(tmp_path / "hotdice-test.sqlite3")).render_as_string()
-    else:
-        yield from fresh_postgres_database()
+    yield from fresh_database(request.param, tmp_path)

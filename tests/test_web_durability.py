@@ -63,7 +63,9 @@ class Player:
         before = self.acked.get(view["id"])
         if before is not None:
             assert view["n"] >= before["n"], f"acknowledged action {before['n']} lost: the game is at {view['n']}"
-            assert view["events"][: len(before["events"])] == before["events"]
+            shared = before["events"][max(0, view["events_from"] - before["events_from"]) :]  # each carries a tail
+            start = max(before["events_from"], view["events_from"]) - view["events_from"]
+            assert view["events"][start : start + len(shared)] == shared
         self.acked[view["id"]] = view
 
     def play_attempt(self) -> str:

@@ -70,8 +70,10 @@ def test_moves_are_answered_without_solving_dependencies(
 # Requests to a fresh solo game at action 0 ("{id}": its id), and what the hot routes must answer as FastAPI's do.
 REQUESTS: list[tuple[str, str, Any, dict[str, str] | None]] = [
     ("GET", "/api/games/{id}", None, None),
+    ("GET", "/api/games/nosuchgameatall0", None, None),
     ("GET", "/api/games/nosuchgame", None, None),
     ("GET", "/api/games/" + "x" * 33, None, None),
+    ("GET", "/api/games/nosuchgameatal%00", None, None),
     ("POST", "/api/games/{id}/act", {"n": 4, "then": "roll"}, None),
     ("POST", "/api/games/{id}/act", {"n": 0}, None),
     ("POST", "/api/games/{id}/act", {"n": 0, "then": "bank"}, None),
@@ -82,7 +84,9 @@ REQUESTS: list[tuple[str, str, Any, dict[str, str] | None]] = [
     ("POST", "/api/games/{id}/act", {"n": -1, "then": "roll"}, None),
     ("POST", "/api/games/{id}/act", [0], None),
     ("POST", "/api/games/{id}/act", b"{n: 0", {"content-type": "application/json"}),
+    ("POST", "/api/games/nosuchgameatall0/act", {"n": 0, "then": "roll"}, None),
     ("POST", "/api/games/nosuchgame/act", {"n": 0, "then": "roll"}, None),
+    ("POST", "/api/games/nosuchgameatal%00/computer", {"n": 0}, None),
     ("POST", "/api/games/{id}/computer", {"n": 0}, None),
     ("POST", "/api/games/{id}/computer", {"n": 9}, None),
     ("POST", "/api/games/{id}/computer", {}, None),

@@ -23,12 +23,14 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from hotdice.web import Settings, create_app
 from hotdice.web.limits import MAX_HEADERS, MAX_TARGET, SWEEP_EVERY, Buckets, BucketStore, SharedBuckets
 from hotdice.web.services.players import COOKIE
 from hotdice.web.settings import ADDRESS_RATE, MAX_BODY, NEW_DEVICE_RATE, PLAYER_RATE, Rate
-from tests.web_servers import UP_WITHIN, free_port
+from tests.web_servers import HOST, UP_WITHIN, free_port, server_env, start_server
 
 
 def make_app(tmp_path: Path, player_rate: Rate | None = None, address_rate: Rate | None = None,
@@ -334,6 +336,21 @@ def test_a_websocket_past_the_limit_is_closed_before_it_opens(tmp_path: Path) ->
     assert closed.value.code == 1008
 
 
+def test_a_websocket_past_the_limit_on_a_real_server_is_told_1008_and_why(tmp_path: Path) -> None:
+    """Closed during the handshake, uvicorn answered it 403: the screen saw a failed connection, no code."""
+    env = server_env(f"sqlite:///{tmp_path / 'limits.sqlite3'}", tmp_path, HOTDICE_RATE_LIMITS="",
+                     HOTDICE_RATE_NEW_DEVICE="0.01/s burst 2")
+    server = start_server(env)
+    try:
+        until_refused(lambda: httpx.get(f"{server.url}/api/rules"), most=10)  # no cookie: the address's new devices
+        with pytest.raises(ConnectionClosed) as closed, connect(f"ws://{HOST}:{server.port}/ws/games/abc") as socket:
+            socket.recv(timeout=30)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+        assert "too many requests" in closed.value.rcvd.reason
+    finally:
+        server.stop()
+
+
 def test_the_limits_can_be_turned_off(tmp_path: Path) -> None:
     alice = device(create_app(Settings(data_dir=tmp_path).unlimited()))
     assert all(alice.get("/api/me").status_code == 200 for _ in range(PLAYER_RATE.burst + 20))
@@ -401,7 +418,6 @@ def test_a_bad_content_length_is_a_400(tmp_path: Path) -> None:
     ("/api/rules", {"text": "x" * 601}),
     ("/api/training/question", {"rules": "x" * 601}),
     ("/api/training/drill", {"rules": "x" * 601}),
-    ("/api/games/" + "x" * 33, {}),
     ("/api/challenges/" + "x" * 41, {}),
     ("/api/tables/" + "x" * 41, {}),
 ])
@@ -412,9 +428,9 @@ def test_long_parameters_are_refused_with_a_reason(guarded: TestClient, path: st
 
 
 def test_a_page_with_a_long_parameter_is_a_readable_page(guarded: TestClient) -> None:
-    refused = guarded.get("/play/" + "x" * 33)
+    refused = guarded.get("/c/" + "x" * 41)
     assert refused.status_code == 422 and refused.headers["content-type"].startswith("text/html")
-    assert "at most 32 characters" in refused.text
+    assert "at most 40 characters" in refused.text
 
 
 @pytest.mark.parametrize(("name", "value"), [

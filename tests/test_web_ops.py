@@ -20,7 +20,7 @@ import pytest
 from alembic import command
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, make_url, text
+from sqlalchemy import create_engine, event, make_url, text
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.pool import NullPool
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -32,6 +32,7 @@ from hotdice.store.migrate import _migration_engine, config, head
 from hotdice.web import Settings, create_app
 from hotdice.web.limits import MAX_WS_MESSAGE
 from hotdice.web.logs import ACCESS, ERRORS, JsonFormatter
+from hotdice.web.routes.health import CHECK_EVERY
 from tests.db_support import BACKENDS, NO_POSTGRES_ENV, _server, fresh_postgres_database
 from tests.web_servers import free_port, wait_up
 from tests.web_support import next_intent
@@ -80,12 +81,36 @@ def test_health_is_503_when_the_database_is_gone(app: FastAPI, database_url: str
     assert answer.json()["status"] == "unavailable"
 
 
+def test_a_flood_of_health_checks_makes_at_most_one_database_check_a_second(app: FastAPI) -> None:
+    """The health check is not rate-limited (a balancer's): each one was a query, so anyone could load the
+    database with it."""
+    statements = []
+    event.listen(app.state.db.store.engine, "before_cursor_execute", lambda *_: statements.append(1))
+    client = TestClient(app)
+    assert client.get("/healthz").status_code == 200
+    per_check = len(statements)
+    assert per_check >= 1
+    started = time.monotonic()
+
+    def flood() -> None:
+        for _ in range(25):
+            assert client.get("/healthz").json()["status"] == "ok"
+
+    threads = [threading.Thread(target=flood) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    seconds = time.monotonic() - started
+    assert len(statements) - per_check <= per_check * (seconds / CHECK_EVERY + 1), (len(statements), seconds)
+
+
 def test_every_request_is_one_json_line_with_route_status_duration_and_request_id(
     app: FastAPI, caplog: pytest.LogCaptureFixture
 ) -> None:
     client = TestClient(app)
     with caplog.at_level(logging.INFO, logger=ACCESS.name):
-        given = client.get("/api/games/nosuchgame", headers={"X-Request-ID": "proxy-id.42"})
+        given = client.get("/api/games/nosuchgameatall0", headers={"X-Request-ID": "proxy-id.42"})
         made = client.get("/rules", headers={"X-Request-ID": "not an id: spaces"})
     assert given.status_code == 404 and given.headers["x-request-id"] == "proxy-id.42"
     made_id = made.headers["x-request-id"]

@@ -27,6 +27,7 @@ from hotdice.web.hub import hub_for
 from hotdice.web.limits import RateLimits, SizeLimits, WebSocketLimits, buckets_for
 from hotdice.web.logs import RequestLog
 from hotdice.web.routes import router
+from hotdice.web.routes.health import Checks
 from hotdice.web.routes.pages import render_error
 from hotdice.web.security import DOCS_PATH, SameOrigin, SecurityHeaders, docs_policy
 from hotdice.web.services import players
@@ -147,6 +148,7 @@ def create_app(settings: Settings | None = None, *, freeze_at_start: bool = Fals
     app.state.hub = hub
     app.state.devices = _devices(db, settings)
     app.state.static_version = _static_version()
+    app.state.health = Checks()  # the last health check, kept a second
     # Innermost, after the device cookie: the moves' three routes, without FastAPI's routing (hotdice.web.hot).
     app.add_middleware(HotRoutes)
     app.add_middleware(DeviceCookie)

@@ -3,8 +3,9 @@ FastAPI's route matching and dependency solving, which cost about as much CPU as
 
 The FastAPI routes of :mod:`hotdice.web.routes.games` stay where they are: they document these in the OpenAPI
 schema, and they answer every request this does not take for sure (a body that is not plain JSON of the
-right shape, an id too long, another method), so that refusals are FastAPI's own, word for word. What is
-taken does what those routes do, with the same single hand-off to a worker thread for the database work.
+right shape, an id the server could not have made, another method), so that refusals are FastAPI's own, word
+for word. What is taken does what those routes do, with the same single hand-off to a worker thread for the
+database work.
 """
 
 from __future__ import annotations
@@ -35,7 +36,6 @@ __all__ = ["HotRoutes"]
 
 
 _PATH = re.compile(r"/api/games/([^/]+)(/act|/computer)?")  # as Starlette matches "{game_id}": no slash
-MAX_ID = 32  # schemas.GameId: a longer id is FastAPI's to refuse
 _BODIES: dict[str, type[BaseModel]] = {"/act": IntentIn, "/computer": StepIn}
 
 
@@ -97,7 +97,8 @@ class HotRoutes:
         found = _PATH.fullmatch(path)
         step = "" if found is None else found.group(2) or ""
         route = self.routes.get((step, scope.get("method", "")))
-        if found is None or route is None or len(found.group(1)) > MAX_ID:
+        if (found is None or route is None or games.GAME_ID.fullmatch(found.group(1)) is None  # schemas.GameId
+                or scope.get("query_string")):  # ?since=: FastAPI reads (and bounds) it
             await self.app(scope, receive, send)
             return
         game_id = found.group(1)

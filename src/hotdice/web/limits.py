@@ -171,7 +171,11 @@ async def _refuse(
 ) -> None:
     """The refusal the app itself would give: a page for a page, JSON for the API, a close for a WebSocket."""
     if scope["type"] == "websocket":
-        await send({"type": "websocket.close", "code": POLICY_VIOLATION, "reason": body["detail"][:120]})
+        # Closed during the handshake, the screen would see only a failed connection (uvicorn answers it 403):
+        # accepted and closed at once, before any route is reached, it is told the code and why.
+        if (await receive())["type"] == "websocket.connect":
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": POLICY_VIOLATION, "reason": body["detail"][:120]})
         return
     response: Response
     if _wants_page(scope):

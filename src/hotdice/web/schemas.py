@@ -1,33 +1,119 @@
-"""The bodies the API accepts; sizes are bounded so that no request can ask for unbounded work."""
+"""The bodies the API accepts, bounded as the server bounds them (no request can ask for unbounded work), and
+the refusals it answers with, so that the OpenAPI schema says what the server does."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
+from hotdice.engine import MAX_PLAYERS
+from hotdice.web.services.games import GAME_ID
+from hotdice.web.services.players import MAX_NAME
+
 __all__ = [
+    "EDGE",
+    "ActedOut",
+    "ChallengeMade",
     "Code",
+    "DailyMade",
     "DrillAnswer",
     "GameId",
     "IntentIn",
     "JoinTable",
+    "Made",
+    "Me",
     "MeIn",
     "NewChallenge",
     "NewGame",
     "NewTable",
     "QuestionAnswer",
+    "Refusal",
     "RulesQuery",
+    "Since",
     "StepIn",
+    "TableMade",
+    "refusals",
 ]
 
-Text = Annotated[str, Field(max_length=100)]
+Name = Annotated[str, Field(max_length=MAX_NAME)]
 RulesText = Annotated[str, Field(max_length=600)]
-# In the address: a game id (16 characters), a challenge or table code (a few dozen at most), a rules string.
-GameId = Annotated[str, Path(max_length=32)]
+# In the address: a game id (what the server makes, nothing else reaches the database), a challenge or table
+# code (read as people type them: spaces, dashes, any case), a rules string.
+GameId = Annotated[str, Path(pattern=f"^{GAME_ID.pattern}$")]
 Code = Annotated[str, Path(max_length=40)]
 RulesQuery = Annotated[str, Query(max_length=600)]
+Since = Annotated[int | None, Query(ge=0, le=1_000_000)]  # an event number, bounded as action numbers are
+
+
+class Refusal(BaseModel):
+    """Every 4xx of the API: the reason, for a person, and a short code for a program; a few say more (a
+    stale action: ``game``, the game now; a rate limit: ``limit``, which one)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    detail: str
+    code: str
+
+
+class Made(BaseModel):
+    """A new game (or attempt): its id and its page."""
+
+    id: str
+    url: str
+
+
+class DailyMade(Made):
+    official: bool  # the first attempt of the day: the one on the leaderboard
+
+
+class ChallengeMade(BaseModel):
+    code: str
+    url: str
+    commitment: str  # SHA-256 of the challenge's dice key, revealed once it closes
+
+
+class TableMade(BaseModel):
+    code: str
+    url: str
+
+
+class Me(BaseModel):
+    name: str
+    rules: str
+
+
+class ActedOut(BaseModel):
+    """The answer to an action or a computer step: whether it changed the game, and the game now."""
+
+    applied: bool
+    message: str
+    game: dict[str, Any]
+
+
+_WHY = {
+    400: "Bad request (a bad rules string, name, code or Content-Length): the reason says what",
+    403: "Not yours: only a player of this game, the host or the creator may",
+    404: "No such game, challenge or table",
+    409: "Well-formed, but not now: an illegal move, a stale action number, a closed challenge, a full table",
+    413: "The body is over the server's cap",
+    414: "The address is too long",
+    422: "The request does not fit this schema: the reason names the field",
+    429: "Too many requests: wait Retry-After seconds",
+    431: "The headers are too long",
+}
+_WAIT = {"Retry-After": {"description": "seconds to wait", "required": True, "schema": {"type": "integer"}}}
+
+
+def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of an operation that may refuse with ``statuses``."""
+    return {status: {"model": Refusal, "description": _WHY[status], **({"headers": _WAIT} if status == 429 else {})}
+            for status in statuses}
+
+
+# What any request of the API may be answered, most of them before its route is reached (limits.py).
+EDGE = refusals(400, 413, 414, 422, 429, 431)
 
 
 class _Body(BaseModel):
@@ -35,13 +121,13 @@ class _Body(BaseModel):
 
 
 class MeIn(_Body):
-    name: Text | None = None
+    name: Name | None = None
     rules: RulesText | None = None
 
 
 class NewGame(_Body):
     mode: Annotated[str, Field(max_length=16)]
-    names: Annotated[list[Text], Field(min_length=1, max_length=8)] | None = None
+    names: Annotated[list[Name], Field(min_length=1, max_length=MAX_PLAYERS)] | None = None
     level: Annotated[str, Field(max_length=16)] = "medium"
     roll_off: bool = False
     rules: RulesText | None = None
@@ -70,7 +156,7 @@ class NewTable(_Body):
 
 
 class JoinTable(_Body):
-    name: Text | None = None
+    name: Name | None = None
 
 
 class QuestionAnswer(_Body):

@@ -7,32 +7,32 @@ from typing import Any
 from fastapi import APIRouter
 
 from hotdice.web.deps import PlayerDep, SessionDep, VisitorDep
-from hotdice.web.schemas import Code, NewChallenge
+from hotdice.web.schemas import EDGE, ChallengeMade, Code, Made, NewChallenge, refusals
 from hotdice.web.services import challenges
 
-router = APIRouter(prefix="/api/challenges", tags=["challenges"])
+router = APIRouter(prefix="/api/challenges", tags=["challenges"], responses=EDGE)
 
 
-@router.post("", status_code=201)
+@router.post("", status_code=201, response_model=ChallengeMade)
 def create(body: NewChallenge, player: PlayerDep, session: SessionDep) -> dict[str, Any]:
     found = challenges.create(session, player, body.preset)
     session.commit()
     return {"code": found.code, "url": f"/c/{found.code}", "commitment": challenges.commitment(found)}
 
 
-@router.get("/{code}")
+@router.get("/{code}", responses=refusals(404))
 def results(code: Code, session: SessionDep, visitor: VisitorDep) -> dict[str, Any]:
     return challenges.results(session, code, visitor)
 
 
-@router.post("/{code}/play", status_code=201)
+@router.post("/{code}/play", status_code=201, response_model=Made, responses=refusals(404, 409))
 def play(code: Code, player: PlayerDep, session: SessionDep) -> dict[str, Any]:
     row = challenges.play(session, player, code)
     session.commit()
     return {"id": row.id, "url": f"/play/{row.id}"}
 
 
-@router.post("/{code}/close")
+@router.post("/{code}/close", responses=refusals(403, 404))
 def close(code: Code, player: PlayerDep, session: SessionDep) -> dict[str, Any]:
     challenges.close(session, player, code)
     session.commit()

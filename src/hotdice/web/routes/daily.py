@@ -10,13 +10,14 @@ from fastapi import APIRouter, Path
 
 from hotdice.web.deps import PlayerDep, SessionDep, SettingsDep, VisitorDep
 from hotdice.web.errors import BadRequest
+from hotdice.web.schemas import EDGE, DailyMade, refusals
 from hotdice.web.services import daily
 
-router = APIRouter(prefix="/api/daily", tags=["daily"])
+router = APIRouter(prefix="/api/daily", tags=["daily"], responses=EDGE)
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-@router.post("", status_code=201)
+@router.post("", status_code=201, response_model=DailyMade)
 def start(player: PlayerDep, session: SessionDep, settings: SettingsDep) -> dict[str, Any]:
     """Today's attempt: the unfinished one, or a new one (official only if it is the first of the day)."""
     row = daily.start(session, settings, player)
@@ -31,7 +32,7 @@ def today(session: SessionDep, settings: SettingsDep, visitor: VisitorDep) -> di
     return data
 
 
-@router.get("/{day}/key")
+@router.get("/{day}/key", responses=refusals(409))
 def day_key(
     day: Annotated[str, Path(max_length=10)], session: SessionDep, settings: SettingsDep
 ) -> dict[str, Any]:

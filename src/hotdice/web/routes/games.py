@@ -16,11 +16,11 @@ from sqlalchemy.orm import Session
 from hotdice.record import Record
 from hotdice.web.deps import HubDep, PlayerDep, PlayerIdDep, SessionDep, TranslatorDep, VisitorDep
 from hotdice.web.hub import Hub
-from hotdice.web.schemas import GameId, IntentIn, NewGame, StepIn
+from hotdice.web.schemas import EDGE, ActedOut, GameId, IntentIn, Made, NewGame, Since, StepIn, refusals
 from hotdice.web.services import games, records
 from hotdice.web.services.games import Acted, Intent, Notice
 
-router = APIRouter(prefix="/api/games", tags=["games"])
+router = APIRouter(prefix="/api/games", tags=["games"], responses=EDGE)
 Answer = dict[str, Any]  # what the OpenAPI schema shows of the routes below that answer with their JSON text
 
 
@@ -53,7 +53,7 @@ def _answer(acted: Acted, session: Session, hub: HubDep) -> Response:
     return answer_json({"applied": acted.applied, "message": message, "game": acted.view})
 
 
-@router.post("", status_code=201)
+@router.post("", status_code=201, response_model=Made)
 def new_game(body: NewGame, player: PlayerDep, session: SessionDep, t: TranslatorDep) -> dict[str, Any]:
     computer = f"{t('game.computer')} ({t('level.' + body.level)})" if body.level in games.LEVELS else ""
     row = games.create(session, player, body.mode, rules=body.rules, names=body.names, level=body.level,
@@ -62,31 +62,33 @@ def new_game(body: NewGame, player: PlayerDep, session: SessionDep, t: Translato
     return {"id": row.id, "url": f"/play/{row.id}"}
 
 
-@router.get("/{game_id}", response_model=Answer)
-def get_game(game_id: GameId, session: SessionDep, visitor: VisitorDep) -> Response:
-    return answer_json(games.show(session, game_id, None if visitor is None else visitor.id))
+@router.get("/{game_id}", response_model=Answer, responses=refusals(404, 409))
+def get_game(game_id: GameId, session: SessionDep, visitor: VisitorDep, since: Since = None) -> Response:
+    """The game now, with its events from number ``since`` on (default: the last few): what a screen that
+    missed some asks for."""
+    return answer_json(games.show(session, game_id, None if visitor is None else visitor.id, since))
 
 
-@router.post("/{game_id}/act", response_model=Answer)
+@router.post("/{game_id}/act", response_model=ActedOut, responses=refusals(403, 404, 409))
 def act(game_id: GameId, body: IntentIn, player: PlayerIdDep, session: SessionDep, hub: HubDep) -> Response:
     """Set dice aside and/or roll or bank, at action number ``n``; a repeat or a stale number changes nothing."""
     acted = games.act(session, game_id, player, Intent(body.n, body.keep, body.then, body.dice), _notice(hub))
     return _answer(acted, session, hub)
 
 
-@router.post("/{game_id}/computer", response_model=Answer)
+@router.post("/{game_id}/computer", response_model=ActedOut, responses=refusals(403, 404, 409))
 def computer(game_id: GameId, body: StepIn, player: PlayerIdDep, session: SessionDep, hub: HubDep) -> Response:
     """One decision of the computer (in a worker thread, off the event loop, like every route here)."""
     acted = games.computer_step(session, game_id, player, body.n, _notice(hub))
     return _answer(acted, session, hub)
 
 
-@router.get("/{game_id}/hint")
+@router.get("/{game_id}/hint", responses=refusals(403, 404, 409))
 def hint(game_id: GameId, player: PlayerIdDep, session: SessionDep) -> dict[str, Any]:
     return games.hint(session, game_id, player)
 
 
-@router.get("/{game_id}/record")
+@router.get("/{game_id}/record", responses=refusals(404, 409))
 def record(game_id: GameId, session: SessionDep) -> dict[str, Any]:
     """The record of a finished game; its dice key only once it no longer gives anything away."""
     found: Record = records.public_record(session, game_id)

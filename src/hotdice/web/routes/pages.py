@@ -17,7 +17,7 @@ from hotdice.variants import VARIANTS
 from hotdice.web import charts
 from hotdice.web.deps import SessionDep, SettingsDep, TranslatorDep, VisitorDep
 from hotdice.web.i18n import CATALOGS, COOKIE, LANGUAGES, Translator, pick_language
-from hotdice.web.schemas import Code, GameId
+from hotdice.web.schemas import Code
 from hotdice.web.services import challenges, daily, games, tables
 from hotdice.web.services.stats import player_stats
 
@@ -58,9 +58,9 @@ def home(request: Request, t: TranslatorDep, visitor: VisitorDep) -> HTMLRespons
 
 
 @router.get("/play/{game_id}", response_class=HTMLResponse)
-def play(request: Request, game_id: GameId, t: TranslatorDep, session: SessionDep, visitor: VisitorDep) -> HTMLResponse:
+def play(request: Request, game_id: str, t: TranslatorDep, session: SessionDep, visitor: VisitorDep) -> HTMLResponse:
     loaded = games.load(session, game_id)
-    view = games.seen(loaded, None if visitor is None else visitor.id)
+    view = games.seen(loaded, None if visitor is None else visitor.id, since=0)  # the whole log, once
     return render(request, t, "table.html", view=view, live=loaded.row.table_code is not None)
 
 
@@ -97,7 +97,7 @@ def table_page(request: Request, code: Code, t: TranslatorDep, session: SessionD
         return RedirectResponse(f"/t/{data['code']}", status_code=307)
     if data["game"] is None:
         return render(request, t, "lobby.html", table=data, name=_name(visitor, t))
-    view = games.show(session, data["game"], None if visitor is None else visitor.id)
+    view = games.show(session, data["game"], None if visitor is None else visitor.id, since=0)
     return render(request, t, "table.html", view=view, live=True, table=data)
 
 

@@ -10,19 +10,19 @@ from hotdice.rules import Rules, RulesError
 from hotdice.scoring import scoring_table
 from hotdice.web.deps import PlayerDep, SessionDep
 from hotdice.web.errors import BadRequest
-from hotdice.web.schemas import MeIn, RulesQuery
+from hotdice.web.schemas import EDGE, Me, MeIn, RulesQuery
 from hotdice.web.services import players
 
-router = APIRouter(prefix="/api", tags=["players"])
+router = APIRouter(prefix="/api", tags=["players"], responses=EDGE)
 
 
-@router.get("/me")
+@router.get("/me", response_model=Me)
 def me(player: PlayerDep, session: SessionDep) -> dict[str, Any]:
     session.commit()
     return {"name": player.name, "rules": player.rules}
 
 
-@router.post("/me")
+@router.post("/me", response_model=Me)
 def update_me(body: MeIn, player: PlayerDep, session: SessionDep) -> dict[str, Any]:
     players.update(player, name=body.name, rules=body.rules)
     session.commit()

@@ -7,9 +7,10 @@ from typing import Any
 from fastapi import APIRouter
 
 from hotdice.web.deps import SessionDep, VisitorDep
+from hotdice.web.schemas import EDGE
 from hotdice.web.services.stats import player_stats
 
-router = APIRouter(prefix="/api/stats", tags=["stats"])
+router = APIRouter(prefix="/api/stats", tags=["stats"], responses=EDGE)
 
 
 @router.get("")

@@ -6,10 +6,10 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from hotdice.web.schemas import DrillAnswer, QuestionAnswer, RulesQuery
+from hotdice.web.schemas import EDGE, DrillAnswer, QuestionAnswer, RulesQuery
 from hotdice.web.services import training
 
-router = APIRouter(prefix="/api/training", tags=["training"])
+router = APIRouter(prefix="/api/training", tags=["training"], responses=EDGE)
 
 
 @router.get("/question")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -52,6 +53,8 @@ from hotdice.web.services.players import clean_name
 from hotdice.web.services.reveal import revealed_at
 
 __all__ = [
+    "EVENTS_TAIL",
+    "GAME_ID",
     "HINT_MODES",
     "LEVELS",
     "ONLINE",
@@ -71,6 +74,9 @@ __all__ = [
     "show",
     "view",
 ]
+
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{16}")  # what secrets.token_urlsafe(12) makes: every game's id
+EVENTS_TAIL = 24  # events a view carries by default: more than one action or computer step ever adds
 
 ONLINE = "online"  # the mode of an online table's game (recorded as "together")
 FALLBACK_PLAYER = "greedy"  # for a decision a level's solver cannot make
@@ -231,7 +237,9 @@ _READ = select(WebGame.__table__).where(WebGame.__table__.c.id == bindparam("gam
 def find(session: Session, game_id: str) -> WebGame:
     """The stored game of an id, without rebuilding it: a row of its own, outside the session's identity map
     (see :data:`_READ`)."""
-    found = session.connection().execute(_READ, {"game_id": game_id}).one_or_none() if 0 < len(game_id) <= 32 else None
+    if GAME_ID.fullmatch(game_id) is None:  # not sent to the database (PostgreSQL refuses a NUL byte: a 500)
+        raise NotFound("no game here: a game's id has 16 letters, digits, - or _; check the link")
+    found = session.connection().execute(_READ, {"game_id": game_id}).one_or_none()
     if found is None:
         raise NotFound(f"no game '{game_id}' here: check the link")
     return WebGame(**found._mapping)
@@ -265,14 +273,15 @@ def keep(loaded: Loaded) -> None:
         REBUILT.put(loaded.row.id, loaded)
 
 
-def show(session: Session, game_id: str, viewer_id: str | None) -> dict[str, Any]:
+def show(session: Session, game_id: str, viewer_id: str | None, since: int | None = None) -> dict[str, Any]:
     """The view of a stored game (:func:`view`)."""
-    return seen(load(session, game_id), viewer_id)
+    return seen(load(session, game_id), viewer_id, since)
 
 
-def seen(loaded: Loaded, viewer_id: str | None, now: datetime | None = None) -> dict[str, Any]:
+def seen(loaded: Loaded, viewer_id: str | None, since: int | None = None,
+         now: datetime | None = None) -> dict[str, Any]:
     """The view of a game that is its row's record (unchanged, or saved); the game is kept once it is seen."""
-    shown = view(loaded, viewer_id, now)
+    shown = view(loaded, viewer_id, since, now)
     keep(loaded)
     return shown
 
@@ -451,7 +460,7 @@ def _refuse_once_revealed(session: Session, loaded: Loaded, viewer_id: str, at: 
         raise KeyRevealed(
             f"this game's dice key was revealed at {time_text(loaded.revealed_at)}: every roll is known now, so "
             "the game ended there, unfinished",
-            game=seen(loaded, viewer_id, at),
+            game=seen(loaded, viewer_id, now=at),
         )
 
 
@@ -578,11 +587,18 @@ def player_name(game: WebGame) -> str:
     return str(json.loads(game.record)["players"][0])
 
 
-def view(loaded: Loaded, viewer_id: str | None = None, now: datetime | None = None) -> dict[str, Any]:
+def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
+         now: datetime | None = None) -> dict[str, Any]:
     """Everything the table shows, and what its player may do now (at ``now``); nothing that has not happened
-    yet."""
+    yet.
+
+    Its ``events`` are those from number ``since`` on (``events_from``), by default the last
+    :data:`EVENTS_TAIL`: a screen keeps the log it has and appends them, so that the answer of an action stays
+    small however long the game (with the whole log, one action of a long game answered tens of kilobytes).
+    """
     game, rules, row = loaded.game, loaded.game.rules, loaded.row
     ended = loaded.ended(now)
+    events_from = max(0, len(game.events) - EVENTS_TAIL) if since is None else min(since, len(game.events))
     cur = game.current
     score, entered = game.scores[cur], game.entered[cur]
     options = []
@@ -647,8 +663,9 @@ def view(loaded: Loaded, viewer_id: str | None = None, now: datetime | None = No
         # ``_value_``: the member's value as a plain attribute (``.value`` is a descriptor, slow at every event).
         "events": [
             {"k": kind._value_, "p": player, "t": turn, "pts": points, "d": list(dice)}
-            for kind, player, turn, points, dice in game.events
+            for kind, player, turn, points, dice in game.events[events_from:]
         ],
+        "events_from": events_from,
         "hints": row.mode in HINT_MODES,
         "roll_off": loaded.extra.get("roll_off"),
         "day": None if row.day is None else row.day.isoformat(),

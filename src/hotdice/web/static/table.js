@@ -12,7 +12,8 @@
   let view = JSON.parse($("view").textContent);
   const you = view.you; // the seats this device plays (none: watching)
   let selected = new Set(); // indices of the roll's dice picked to set aside
-  let seen = view.events.length; // events already told
+  let events = view.events; // the game's events: the page's, then each view's new ones (it carries the last few)
+  let seen = events.length; // events already told
   let sending = false;
   let stepTimer = 0;
   let quietUntil = 0; // a moment is on screen until then: the computer waits for it
@@ -82,7 +83,6 @@
 
   /** The roll that ended the last turn (a farkle or a bust), to leave on the table until the next roll. */
   function lastFailedRoll() {
-    const events = view.events;
     for (let i = events.length - 1; i >= 0 && i >= events.length - 4; i--) {
       if (events[i].k === "roll") return null;
       if (events[i].k === "farkle" || events[i].k === "bust") {
@@ -238,7 +238,7 @@
 
   function renderLog() {
     const scores = view.players.map(() => 0);
-    lines = view.events.map((e) => logLine(e, scores));
+    lines = events.map((e) => logLine(e, scores));
     const log = $("log");
     log.innerHTML = lines.map(([html, kind]) => `<li class="${kind}">${html}</li>`).join("");
     log.scrollTop = log.scrollHeight;
@@ -248,7 +248,7 @@
     const box = $("roll-off");
     if (!view.roll_off) { box.hidden = true; return; }
     const rounds = view.roll_off.map((round) => round.map(([p, die]) => `${escapeHTML(name(p))} ${miniDice([die])}`).join(", "));
-    box.innerHTML = `<strong>${escapeHTML(t("table.roll_off"))}</strong> ${rounds.join(" · ")} → ${escapeHTML(t("table.starts", { name: name(view.events[0].p) }))}`;
+    box.innerHTML = `<strong>${escapeHTML(t("table.roll_off"))}</strong> ${rounds.join(" · ")} → ${escapeHTML(t("table.starts", { name: name(events[0].p) }))}`;
     box.hidden = false;
   }
 
@@ -377,12 +377,19 @@
   /* -- acting -------------------------------------------------------------------------------------- */
 
   function update(next) {
+    const known = next.id === view.id ? events : [];
     // Nothing new; but a game its key's reveal has just ended is shown ended, at the same action number.
-    if (next.n <= view.n && next.id === view.id && next.events.length <= seen && next.ended === view.ended) return;
+    if (next.n <= view.n && next.id === view.id && next.events_from + next.events.length <= seen
+        && next.ended === view.ended) return;
+    if (next.events_from > known.length) { // events missed (a screen polled past several moves): ask for them
+      api("GET", `/api/games/${next.id}?since=${known.length}`).then(update, () => {});
+      return;
+    }
     const previousCurrent = view.current;
-    const fresh = next.events.slice(seen);
+    events = known.slice(0, next.events_from).concat(next.events);
+    const fresh = events.slice(seen);
     view = { ...next, you };
-    seen = next.events.length;
+    seen = events.length;
     hint = null;
     restoreSelection();
     render();
