@@ -32,11 +32,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
 
+from hotdice.coach import advise
 from hotdice.dice import SeededDice
-from hotdice.engine import Game
+from hotdice.engine import ROLL, Game
 from hotdice.modes import daily_seed, ten_turn_rules
 from hotdice.players import make_player, play_game
-from hotdice.players.solver import solved
+from hotdice.players.solver import background, solved
 from hotdice.record import Record, replay
 from hotdice.rules import Rules
 from hotdice.store import GameResult
@@ -48,6 +49,7 @@ from hotdice.web.services.daily import PAR_LEVEL
 from hotdice.web.services.games import Intent, computer_spec
 from hotdice.web.services.players import device_player
 from tests.reference import legal_set_asides
+from tests.test_background import fresh_rules
 from tests.web_support import next_intent
 
 KEY = b"the test server's daily key"
@@ -356,9 +358,11 @@ def test_together_records_the_first_seat_once_and_the_roll_off_is_shown(alice: T
 
 
 def test_the_solved_measures_stay_within_what_the_server_can_solve(alice: TestClient) -> None:
-    for rules in ("farkle,target=20000", "farkle,three_farkles=1000"):
+    for rules, bound in (("farkle,target=20000", "up to a target of 10000; target=20000"),
+                         ("farkle,three_farkles=1000,target=6000", "penalty Hard solves games up to a target of 5000")):
         refused = alice.post("/api/games", json={"mode": "versus", "level": "hard", "rules": rules})
-        assert refused.status_code == 400 and "would take too long" in refused.json()["detail"]
+        detail = refused.json()["detail"]
+        assert refused.status_code == 400 and bound in detail and "would take too long" in detail, detail
     view = new_game(alice, mode="together", names=["Ann", "Ben"], rules="farkle,target=20000")
     hint = alice.get(f"/api/games/{view['id']}/hint").json()
     assert hint["measure"] == "points" and [c["then"] for c in hint["choices"]] == ["roll"]
@@ -376,6 +380,78 @@ def test_a_hint_never_waits_for_a_solve(alice: TestClient) -> None:
         assert time.monotonic() < deadline, "the background solve never finished"
         time.sleep(0.2)
     assert hint["choices"] and all(0 <= c["value"] <= 1 for c in hint["choices"])
+
+
+@pytest.fixture
+def held_solves(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """The process's background solver holds every solve it starts until the event is set (at the latest when
+    the test ends): what a request answers while a solve runs, however fast the machine."""
+    hold = threading.Event()
+    for name in ("two_player_solution", "race_solution"):
+        real = getattr(background, name)
+
+        def held(rules: Rules, real: Any = real) -> Any:
+            hold.wait(60)
+            return real(rules)
+
+        monkeypatch.setattr(background, name, held)
+    yield hold
+    hold.set()
+
+
+def game_of(app: FastAPI, game_id: str) -> Game:
+    with app.state.db.session() as session:
+        row = session.get(WebGame, game_id)
+        assert row is not None
+        return replay(Record.from_json(row.record))
+
+
+def wait_ready(client: TestClient, view: dict[str, Any]) -> dict[str, Any]:
+    deadline = time.monotonic() + 120
+    while (view := client.get(f"/api/games/{view['id']}").json())["solver"]["state"] != "ready":
+        assert time.monotonic() < deadline, f"the background solve never finished: {view['solver']}"
+        time.sleep(0.1)
+    return view
+
+
+def test_hard_plays_at_once_in_expected_points_while_its_table_is_solved(
+        app: FastAPI, alice: TestClient, held_solves: threading.Event) -> None:
+    rules = fresh_rules("farkle,target=1000")
+    view = new_game(alice, mode="versus", level="hard", rules=str(rules))  # accepted: solved in the background
+    assert view["solver"]["state"] in ("queued", "solving")
+    while view["to_act"] == 0:
+        view = act(alice, view, {"then": "bank"} if view["can_bank"] else next_intent(view))["game"]
+    steps = 0
+    while view["to_act"] == 1 and view["outcome"] is None:
+        before = game_of(app, view["id"])
+        stepped = alice.post(f"/api/games/{view['id']}/computer", json={"n": view["n"]}).json()
+        view = stepped["game"]
+        assert stepped["applied"] and view["solver"]["state"] in ("queued", "solving")  # the label
+        line = game_of(app, view["id"]).history[len(before.history)]
+        expected = advise(before, "points").best.action  # the move of most expected points
+        if expected == ROLL:
+            assert line.startswith("roll"), line
+        else:
+            before.apply(expected)
+            assert before.history[-1] == line
+        steps += 1
+    assert steps >= 2
+    held_solves.set()
+    assert wait_ready(alice, view)["solver"] == {"state": "ready", "progress": 1.0, "reason": None}
+
+
+def test_a_race_hint_never_waits_for_its_table(alice: TestClient, held_solves: threading.Event) -> None:
+    view = act(alice, new_game(alice, mode="race", rules=str(fresh_rules("farkle,target=1000"))), {"then": "roll"})[
+        "game"]
+    first = alice.get(f"/api/games/{view['id']}/hint").json()
+    assert first["measure"] == "points" and first["solver"]["state"] in ("queued", "solving")
+    assert view["solver"] is None  # the table's line is Hard's; a hint tells its own
+    held_solves.set()
+    deadline = time.monotonic() + 120
+    while (hint := alice.get(f"/api/games/{view['id']}/hint").json())["measure"] != "turns":
+        assert time.monotonic() < deadline, "the background solve never finished"
+        time.sleep(0.1)
+    assert hint["solver"]["state"] == "ready"
 
 
 def test_the_score_pad_takes_the_tables_dice(alice: TestClient) -> None:
