@@ -115,6 +115,7 @@ class TableScreen(HotDiceScreen):
                 yield Static(id="moment")
                 yield DiceRow(id="dice")
                 yield Static(id="status")
+                yield Static(id="solver")
                 yield Static(id="message")
                 yield Input(id="pad-input", disabled=True)
                 yield Static(id="advice")
@@ -125,6 +126,7 @@ class TableScreen(HotDiceScreen):
         log = self.query_one("#log", RichLog)
         self.query_one("#pad-input", Input).display = False
         self.query_one("#advice", Static).display = False
+        self.query_one("#solver", Static).display = False
         t = self.hotdice.t
         off = self.session.setup.roll_off
         if off is not None:
@@ -324,6 +326,10 @@ class TableScreen(HotDiceScreen):
         dice.cursor = self.cursor if human else -1
         # status
         self.query_one("#status", Static).update(self.status_text(), layout=False)
+        solver = self.query_one("#solver", Static)
+        solver.display = self.hard_status is not None and not self.hard_status.ready and game.outcome is None
+        if solver.display and self.hard_status is not None:
+            solver.update(self._solver_line(self.hard_status, "table.hard_working"))
         self.say(self.message)
         pad = self.query_one("#pad-input", Input)
         waiting_for_dice = game.phase is Phase.CHANCE and self.session.mode is Mode.PAD
@@ -413,8 +419,6 @@ class TableScreen(HotDiceScreen):
                 lines.append(Text(t("table.risk", dice=t.dice(n), risk=t.percent(float(roll_odds(rules, n).farkle)))))
             if game.phase is Phase.DECIDE:
                 lines.append(Text(self._bank_line(total, game.why_not_bank())))
-        if self.hard_status is not None and not self.hard_status.ready:
-            lines.append(Text(self._solver_line(self.hard_status, "table.hard_working"), style="italic"))
         return Text("\n").join(lines)
 
     def _bank_line(self, total: int, refusal: str | None) -> str:
