@@ -8,7 +8,8 @@ starts it) on a fresh data folder and a fresh cache of solved tables, so the tab
 starts a race game under ``--rules``, rolls, then sends ``--hints`` hint requests at once, each on a
 connection of its own, while another browser asks ``GET /api/daily`` once a second. Printed: each hint's
 answer time and measure, the daily's answer times while the hints were out, and when the hints' measure
-became the exact one (the race table solved). The numba kernels are compiled before the clock starts.
+became the exact one (the race table solved). The numba kernels are compiled, and a solo hint (no table)
+answered, before the clock starts.
 """
 
 from __future__ import annotations
@@ -55,12 +56,20 @@ async def _hint(url: str, cookies: httpx.Cookies, game_id: str) -> tuple[float, 
         return time.perf_counter() - started, str(answer.json()["measure"])
 
 
+async def _rolled(player: httpx.AsyncClient, url: str, mode: str, rules: str) -> dict[str, Any]:
+    made = (await player.post(f"{url}/api/games", json={"mode": mode, "rules": rules})).json()
+    view = (await player.get(f"{url}/api/games/{made['id']}")).json()
+    answer = await player.post(f"{url}/api/games/{view['id']}/act", json={"n": view["n"], "then": "roll"})
+    return dict(answer.json()["game"])
+
+
 async def _run(url: str, hints: int, rules: str) -> dict[str, Any]:
     async with httpx.AsyncClient(timeout=600) as player, httpx.AsyncClient(timeout=600) as other:
-        made = (await player.post(f"{url}/api/games", json={"mode": "race", "rules": rules})).json()
-        view = (await player.get(f"{url}/api/games/{made['id']}")).json()
-        view = (await player.post(f"{url}/api/games/{view['id']}/act", json={"n": view["n"], "then": "roll"})
-                ).json()["game"]
+        # A solo hint first (expected points, no table): the coach's import and the rules' expected points
+        # are then not part of the figures, on either source.
+        solo = await _rolled(player, url, "solo", rules)
+        await _hint(url, player.cookies, solo["id"])
+        view = await _rolled(player, url, "race", rules)
         stop, daily_times = asyncio.Event(), []
         daily = asyncio.create_task(_daily(other, url, stop, daily_times))
         started = time.perf_counter()
