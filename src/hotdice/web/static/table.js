@@ -330,7 +330,7 @@
     line.hidden = !status || status.state === "ready";
     if (!line.hidden) line.textContent = solverText(status, "table.hard_working");
     clearTimeout(solverTimer);
-    if (line.hidden || status.state === "refused") return;
+    if (line.hidden || !["queued", "solving", "full"].includes(status.state)) return; // refused, failed: final
     solverTimer = setTimeout(async () => {
       try {
         const fresh = await api("GET", `/api/games/${view.id}`);
