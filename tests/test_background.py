@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import pytest
 
+from hotdice import coach
 from hotdice.coach import advise, measure_now
 from hotdice.engine import Game
 from hotdice.players.skilled import HardPlayer, at_once
@@ -135,13 +136,15 @@ def test_rules_beyond_what_hard_solves_are_refused_with_the_reason() -> None:
     assert refusal(Rules.parse(f"farkle,three_farkles=1000,target={MAX_PENALTY_TARGET}")) is None
 
 
-def test_a_front_end_hard_plays_expected_points_until_its_table_is_ready() -> None:
+def test_a_front_end_hard_plays_expected_points_until_its_table_is_ready(monkeypatch: pytest.MonkeyPatch) -> None:
+    own = bg.Solver()  # no other test's solves queued before this one
+    monkeypatch.setattr(coach, "SOLVER", own)
     rules = fresh_rules("farkle,target=1500")
     game = Game(rules, ["you", "hard"])
     hard = HardPlayer(random.Random(1))
     at_once(hard)
-    measure, status = measure_now(game)  # asks the process's solver, as a request would
+    measure, status = measure_now(game)  # asks the solver, as a request would
     assert measure == "points" and status is not None and status.state in ("queued", "solving")
     assert hard.choose(game) == advise(game, "points").best.action
-    until_ready(bg.SOLVER, "two", rules)
+    until_ready(own, "two", rules)
     assert measure_now(game) == ("win", bg.READY)

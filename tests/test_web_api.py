@@ -32,6 +32,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
 
+from hotdice import coach
 from hotdice.coach import advise
 from hotdice.dice import SeededDice
 from hotdice.engine import ROLL, Game
@@ -383,9 +384,18 @@ def test_a_hint_never_waits_for_a_solve(alice: TestClient) -> None:
 
 
 @pytest.fixture
-def held_solves(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
-    """The process's background solver holds every solve it starts until the event is set (at the latest when
-    the test ends): what a request answers while a solve runs, however fast the machine."""
+def own_solver(monkeypatch: pytest.MonkeyPatch) -> background.Solver:
+    """A background solver of the test's own: no other test's solves are queued before its own."""
+    own = background.Solver()
+    monkeypatch.setattr(game_service, "SOLVER", own)
+    monkeypatch.setattr(coach, "SOLVER", own)
+    return own
+
+
+@pytest.fixture
+def held_solves(own_solver: background.Solver, monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """The test's solver holds every solve it starts until the event is set (at the latest when the test
+    ends): what a request answers while a solve runs, however fast the machine."""
     hold = threading.Event()
     for name in ("two_player_solution", "race_solution"):
         real = getattr(background, name)
@@ -397,6 +407,15 @@ def held_solves(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
         monkeypatch.setattr(background, name, held)
     yield hold
     hold.set()
+
+
+def exact_hint(client: TestClient, view: dict[str, Any], measure: str) -> dict[str, Any]:
+    """The hint once its table is solved in the background (expected points until then)."""
+    deadline = time.monotonic() + 120
+    while (hint := client.get(f"/api/games/{view['id']}/hint").json())["measure"] != measure:
+        assert hint["measure"] == "points" and time.monotonic() < deadline, hint
+        time.sleep(0.1)
+    return dict(hint)
 
 
 def game_of(app: FastAPI, game_id: str) -> Game:
@@ -447,11 +466,7 @@ def test_a_race_hint_never_waits_for_its_table(alice: TestClient, held_solves: t
     assert first["measure"] == "points" and first["solver"]["state"] in ("queued", "solving")
     assert view["solver"] is None  # the table's line is Hard's; a hint tells its own
     held_solves.set()
-    deadline = time.monotonic() + 120
-    while (hint := alice.get(f"/api/games/{view['id']}/hint").json())["measure"] != "turns":
-        assert time.monotonic() < deadline, "the background solve never finished"
-        time.sleep(0.1)
-    assert hint["solver"]["state"] == "ready"
+    assert exact_hint(alice, view, "turns")["solver"]["state"] == "ready"
 
 
 def test_the_score_pad_takes_the_tables_dice(alice: TestClient) -> None:
@@ -465,10 +480,10 @@ def test_the_score_pad_takes_the_tables_dice(alice: TestClient) -> None:
     assert view["current"] == 1 and view["players"][0]["score"] == 0  # 6 6 2 2: a farkle
 
 
-def test_hints_where_the_mode_allows_them(alice: TestClient) -> None:
+def test_hints_where_the_mode_allows_them(alice: TestClient, own_solver: background.Solver) -> None:
     view = act(alice, new_game(alice, mode="race"), {"then": "roll"})["game"]
-    hint = alice.get(f"/api/games/{view['id']}/hint").json()
-    assert hint["measure"] == "turns" and hint["choices"] and hint["n"] == view["n"]
+    hint = exact_hint(alice, view, "turns")  # once the race table is solved in the background
+    assert hint["choices"] and hint["n"] == view["n"]
     assert all(c["cost"] >= 0 for c in hint["choices"]) and hint["choices"][0]["cost"] == 0
     daily = alice.post("/api/daily").json()
     assert alice.get(f"/api/games/{daily['id']}/hint").status_code == 403
