@@ -7,11 +7,13 @@ table of seed 003 ("Le risque de Farkle": 2,3 % ... 66,7 %) and against an enume
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -360,3 +362,34 @@ def test_an_ascii_terminal_gets_no_traceback(dice: str) -> None:
                           env={**ENV, "PYTHONIOENCODING": "ascii"}, timeout=60, check=False)
     assert proc.returncode == 0 and b"Traceback" not in proc.stderr
     assert proc.stdout.isascii()
+
+
+def test_solve_refuses_rules_hard_cannot_solve() -> None:
+    for rules, bound in (("farkle,target=20000", "up to a target of 10000"),
+                         ("farkle,three_farkles=1000", "penalty Hard solves games up to a target of 5000")):
+        refused = hotdice("solve", "--rules", rules, "--json")
+        assert refused.returncode == 2 and refused.stdout == "", refused
+        assert refused.stderr.count("\n") == 1 and bound in refused.stderr and "too long" in refused.stderr
+
+
+def test_solve_shows_a_progress_bar(tmp_path: Any) -> None:
+    """On a terminal (here a pseudo-terminal for stderr) the solve's share done is drawn, up to 100 %."""
+    import pty
+
+    leader, follower = pty.openpty()
+    env = {**ENV, "HOTDICE_CACHE_DIR": str(tmp_path)}
+    with subprocess.Popen([sys.executable, "-m", "hotdice.cli", "solve", "--rules", "farkle,target=1000"],
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=follower, env=env) as done:
+        os.close(follower)
+        drawn = b""
+        with contextlib.suppress(OSError):  # read as it is drawn, to the end of what the terminal was sent
+            while chunk := os.read(leader, 65536):
+                drawn += chunk
+        os.close(leader)
+        assert done.stdout is not None
+        printed = done.stdout.read().decode()
+    bar = drawn.decode(errors="replace")
+    assert done.returncode == 0 and "First player's chance" in printed
+    assert "Solving farkle,target=1000 for 2 players" in bar and "100%" in bar
+    shown = [int(p) for p in re.findall(r"(\d+)%", bar)]
+    assert shown == sorted(shown) and any(0 < p < 100 for p in shown), shown

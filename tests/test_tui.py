@@ -12,6 +12,7 @@ import io
 import os
 import random
 import re
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -644,3 +645,38 @@ def test_cli_play_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
         assert stop.value.code == 2
         err = capsys.readouterr().err
         assert err.startswith("hotdice: error: ") and message in err and err.count("\n") == 1
+
+
+def test_hard_is_refused_with_the_reason_for_rules_it_cannot_solve() -> None:
+    async def run() -> None:
+        app = make_app("farkle,target=20000")
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "versus-hard")
+            assert isinstance(app.screen, MenuScreen)  # no game started
+            said = [n.message for n in app._notifications]
+            assert said == ["Hard cannot play these rules exactly: Hard solves games up to a target of 10000; "
+                            "target=20000 would take too long to solve. Choose Medium."]
+
+    asyncio.run(run())
+
+
+def test_the_table_shows_how_far_hard_has_worked_out_the_rules() -> None:
+    from tests.test_background import fresh_rules
+
+    async def run() -> None:
+        app = make_app(str(fresh_rules("farkle,target=1500")), warm=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "versus-hard")
+            shown = screen_text(app)  # as the game opens: the solve was asked for, not waited for
+            assert "Hard is working out these rules:" in shown and "expected points" in shown, shown
+            screen = table(app)
+            deadline = time.monotonic() + 120
+            while screen.hard_status is None or not screen.hard_status.ready:
+                assert time.monotonic() < deadline, "the background solve never finished"
+                await pilot.pause(0.1)
+            await pilot.pause(0.1)
+            assert "Hard is working out" not in screen_text(app)
+
+    asyncio.run(run())

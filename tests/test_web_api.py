@@ -36,11 +36,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
 
+from hotdice import coach
+from hotdice.coach import advise
 from hotdice.dice import SeededDice
-from hotdice.engine import Game
+from hotdice.engine import ROLL, Game
 from hotdice.modes import daily_seed, ten_turn_rules
 from hotdice.players import make_player, play_game
-from hotdice.players.solver import solved
+from hotdice.players.solver import background, solved
 from hotdice.record import Record, replay
 from hotdice.rules import Rules
 from hotdice.store import GameResult
@@ -57,6 +59,7 @@ from hotdice.web.services.daily import PAR_LEVEL
 from hotdice.web.services.games import Intent, computer_spec
 from hotdice.web.services.players import device_player
 from tests.reference import legal_set_asides
+from tests.test_background import fresh_rules
 from tests.web_support import next_intent
 
 KEY = b"the test server's daily key"
@@ -412,9 +415,11 @@ def test_together_records_the_first_seat_once_and_the_roll_off_is_shown(alice: T
 
 
 def test_the_solved_measures_stay_within_what_the_server_can_solve(alice: TestClient) -> None:
-    for rules in ("farkle,target=20000", "farkle,three_farkles=1000"):
+    for rules, bound in (("farkle,target=20000", "up to a target of 10000; target=20000"),
+                         ("farkle,three_farkles=1000,target=6000", "penalty Hard solves games up to a target of 5000")):
         refused = alice.post("/api/games", json={"mode": "versus", "level": "hard", "rules": rules})
-        assert refused.status_code == 400 and "would take too long" in refused.json()["detail"]
+        detail = refused.json()["detail"]
+        assert refused.status_code == 400 and bound in detail and "would take too long" in detail, detail
     view = new_game(alice, mode="together", names=["Ann", "Ben"], rules="farkle,target=20000")
     hint = alice.get(f"/api/games/{view['id']}/hint").json()
     assert hint["measure"] == "points" and [c["then"] for c in hint["choices"]] == ["roll"]
@@ -434,6 +439,92 @@ def test_a_hint_never_waits_for_a_solve(alice: TestClient) -> None:
     assert hint["choices"] and all(0 <= c["value"] <= 1 for c in hint["choices"])
 
 
+@pytest.fixture
+def own_solver(monkeypatch: pytest.MonkeyPatch) -> background.Solver:
+    """A background solver of the test's own: no other test's solves are queued before its own."""
+    own = background.Solver()
+    monkeypatch.setattr(game_service, "SOLVER", own)
+    monkeypatch.setattr(coach, "SOLVER", own)
+    return own
+
+
+@pytest.fixture
+def held_solves(own_solver: background.Solver, monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """The test's solver holds every solve it starts until the event is set (at the latest when the test
+    ends): what a request answers while a solve runs, however fast the machine."""
+    hold = threading.Event()
+    for name in ("two_player_solution", "race_solution"):
+        real = getattr(background, name)
+
+        def held(rules: Rules, real: Any = real) -> Any:
+            hold.wait(60)
+            return real(rules)
+
+        monkeypatch.setattr(background, name, held)
+    yield hold
+    hold.set()
+
+
+def exact_hint(client: TestClient, view: dict[str, Any], measure: str) -> dict[str, Any]:
+    """The hint once its table is solved in the background (expected points until then)."""
+    deadline = time.monotonic() + 120
+    while (hint := client.get(f"/api/games/{view['id']}/hint").json())["measure"] != measure:
+        assert hint["measure"] == "points" and time.monotonic() < deadline, hint
+        time.sleep(0.1)
+    return dict(hint)
+
+
+def game_of(app: FastAPI, game_id: str) -> Game:
+    with app.state.db.session() as session:
+        row = session.get(WebGame, game_id)
+        assert row is not None
+        return replay(Record.from_json(row.record))
+
+
+def wait_ready(client: TestClient, view: dict[str, Any]) -> dict[str, Any]:
+    deadline = time.monotonic() + 120
+    while (view := client.get(f"/api/games/{view['id']}").json())["solver"]["state"] != "ready":
+        assert time.monotonic() < deadline, f"the background solve never finished: {view['solver']}"
+        time.sleep(0.1)
+    return view
+
+
+def test_hard_plays_at_once_in_expected_points_while_its_table_is_solved(
+        app: FastAPI, alice: TestClient, held_solves: threading.Event) -> None:
+    rules = fresh_rules("farkle,target=1000")
+    view = new_game(alice, mode="versus", level="hard", rules=str(rules))  # accepted: solved in the background
+    assert view["solver"]["state"] in ("queued", "solving")
+    while view["to_act"] == 0:
+        view = act(alice, view, {"then": "bank"} if view["can_bank"] else next_intent(view))["game"]
+    steps = 0
+    while view["to_act"] == 1 and view["outcome"] is None:
+        before = game_of(app, view["id"])
+        stepped = alice.post(f"/api/games/{view['id']}/computer", json={"n": view["n"]}).json()
+        view = stepped["game"]
+        assert stepped["applied"] and view["solver"]["state"] in ("queued", "solving")  # the label
+        line = game_of(app, view["id"]).history[len(before.history)]
+        expected = advise(before, "points").best.action  # the move of most expected points
+        if expected == ROLL:
+            assert line.startswith("roll"), line
+        else:
+            before.apply(expected)
+            assert before.history[-1] == line
+        steps += 1
+    assert steps >= 2
+    held_solves.set()
+    assert wait_ready(alice, view)["solver"] == {"state": "ready", "progress": 1.0, "reason": None}
+
+
+def test_a_race_hint_never_waits_for_its_table(alice: TestClient, held_solves: threading.Event) -> None:
+    view = act(alice, new_game(alice, mode="race", rules=str(fresh_rules("farkle,target=1000"))), {"then": "roll"})[
+        "game"]
+    first = alice.get(f"/api/games/{view['id']}/hint").json()
+    assert first["measure"] == "points" and first["solver"]["state"] in ("queued", "solving")
+    assert view["solver"] is None  # the table's line is Hard's; a hint tells its own
+    held_solves.set()
+    assert exact_hint(alice, view, "turns")["solver"]["state"] == "ready"
+
+
 def test_the_score_pad_takes_the_tables_dice(alice: TestClient) -> None:
     view = new_game(alice, mode="pad", names=["Ann", "Ben"])
     assert "type in the table's roll" in act(alice, view, {"then": "roll"}, status=400)["detail"]
@@ -445,10 +536,10 @@ def test_the_score_pad_takes_the_tables_dice(alice: TestClient) -> None:
     assert view["current"] == 1 and view["players"][0]["score"] == 0  # 6 6 2 2: a farkle
 
 
-def test_hints_where_the_mode_allows_them(alice: TestClient) -> None:
+def test_hints_where_the_mode_allows_them(alice: TestClient, own_solver: background.Solver) -> None:
     view = act(alice, new_game(alice, mode="race"), {"then": "roll"})["game"]
-    hint = alice.get(f"/api/games/{view['id']}/hint").json()
-    assert hint["measure"] == "turns" and hint["choices"] and hint["n"] == view["n"]
+    hint = exact_hint(alice, view, "turns")  # once the race table is solved in the background
+    assert hint["choices"] and hint["n"] == view["n"]
     assert all(c["cost"] >= 0 for c in hint["choices"]) and hint["choices"][0]["cost"] == 0
     daily = alice.post("/api/daily").json()
     assert alice.get(f"/api/games/{daily['id']}/hint").status_code == 403

@@ -25,6 +25,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expec
 from playwright.sync_api import Error as PlaywrightError
 
 from hotdice.record import Record
+from tests.test_background import fresh_rules
 from tests.web_servers import free_port, wait_up
 from tests.web_support import next_intent
 
@@ -222,6 +223,19 @@ def test_a_whole_game_against_the_computer(open_page: Open) -> None:
     page.goto("/stats")
     expect(page.locator(".tile").first).to_contain_text("1")
     expect(page.locator("svg.chart")).to_have_count(2)
+
+
+def test_hard_shows_how_far_it_has_worked_out_new_rules(open_page: Open) -> None:
+    page = open_page("player")
+    page.goto("/")
+    set_rules(page, str(fresh_rules("farkle,target=1500")))  # a table nobody has solved
+    page.get_by_role("button", name="Hard").click()
+    page.wait_for_url("**/play/**")
+    line = page.locator("#solver-line")
+    expect(line).to_contain_text(re.compile(r"Hard is working out these rules: \d+\.\d\u202f%"), timeout=5_000)
+    expect(line).to_contain_text("plays for expected points")
+    expect(line).to_be_hidden(timeout=120_000)  # asked again every second until the table is ready
+    assert api_view(page, game_id(page))["solver"]["state"] == "ready"
 
 
 def test_a_pass_and_play_game_of_three(open_page: Open) -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -424,13 +426,25 @@ def serve_command(
                 forwarded_allow_ips=forwarded_allow_ips, timeout_worker_healthcheck=60, ws_max_size=MAX_WS_MESSAGE)
 
 
-def _status(text: str, quiet: bool) -> Any:
-    """A spinner on stderr while a table is solved (nothing in JSON mode or when stderr is not a terminal)."""
-    import contextlib
-
+@contextlib.contextmanager
+def _solving(text: str, quiet: bool) -> Iterator[None]:
+    """A progress bar on stderr while a table is solved (nothing in JSON mode or when stderr is not a
+    terminal): the solver reports the share done (:data:`hotdice.players.solver.PROGRESS`)."""
     if quiet or not sys.stderr.isatty():
-        return contextlib.nullcontext()
-    return Console(stderr=True).status(text)
+        yield
+        return
+    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+
+    from hotdice.players.solver import PROGRESS
+
+    columns = (TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(text, total=1.0)
+        token = PROGRESS.set(lambda share: bar.update(task, completed=share))
+        try:
+            yield
+        finally:
+            PROGRESS.reset(token)
 
 
 def _bank_thresholds(r: Rules) -> list[dict[str, Any]]:
@@ -471,14 +485,16 @@ def solve_command(
         bool, typer.Option("--check", help="Also report the largest Bellman residual of the solved table (slow).")
     ] = False,
 ) -> None:
-    from hotdice.players.solver import race_solution, two_player_solution
+    from hotdice.players.solver import race_solution, refusal, two_player_solution
     from hotdice.players.solver.check import check
 
     r = _rules(rules)
     if players not in (1, 2):
         raise BadInput(f"--players {players}: solve 1 (solo) or 2 (two players)")
+    if (reason := refusal(r)) is not None and (players == 2 or not r.three_farkles):
+        raise BadInput(f"rules {r}: {reason}")
     data: dict[str, Any] = {"rules": str(r), "players": players}
-    with _status(f"Solving {r} for {players} player{'s' if players == 2 else ''} (once; cached after)", as_json):
+    with _solving(f"Solving {r} for {players} player{'s' if players == 2 else ''} (once; cached after)", as_json):
         if players == 1:
             from hotdice.expectation import turn_values
 
@@ -572,7 +588,7 @@ def advise_command(
                    "farkle": "Farkle: nothing scores, the turn's points are lost.",
                    "bust": f"Bust: every set-aside passes the target of exactly {r.target}; the turn is lost."}[what])
         return
-    with _status("Solving the rules (once; cached after)", as_json):
+    with _solving("Solving the rules (once; cached after)", as_json):
         advice = advise(game)
     data.update(outcome=None, measure=advice.measure, choices=[
         {"keep": None if c.keep is None else str(c.keep), "then": c.then, "value": c.value, "cost": c.cost}
@@ -609,7 +625,7 @@ def plot_command(
         if chart in ("bank", "all"):
             written.append(bank_chart(r, output / file_name("bank", r)))
         if chart in ("win", "all"):
-            with _status(f"Solving {r} for two players (once; cached after)", False):
+            with _solving(f"Solving {r} for two players (once; cached after)", False):
                 written.append(win_chart(r, output / file_name("win", r)))
     except OSError as exc:
         raise BadInput(f"cannot write to {output}: {exc.strerror or exc}") from None

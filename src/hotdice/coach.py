@@ -7,9 +7,9 @@ The measure depends on the game:
   opponent (the leader among the others) stands for all of them: an approximation, documented as such.
 - ``turns``: one player racing to the target — the expected number of turns still needed.
 - ``points``: one player with a fixed number of turns (solo ten turns, daily, challenge), a race under the
-  three-farkle penalty (which the race solver does not cover), or rules whose two-player table would take
-  too long to solve now (:func:`hotdice.players.solver.affordable`; ``hotdice solve`` caches it once and for
-  all) — the expected points of the turn.
+  three-farkle penalty (which the race solver does not cover), or rules whose table would take too long to
+  solve (:func:`hotdice.players.solver.refusal`) — the expected points of the turn. A front end that must
+  not wait also plays and advises in points while the table is being solved (:func:`measure_now`).
 
 Which dice may be set aside and when a bank is allowed are the engine's answers (``game.options()``,
 ``game.why_not_bank()``); the coach only weighs them.
@@ -26,13 +26,15 @@ import numpy.typing as npt
 from hotdice.engine import BANK, ROLL, Action, Game, IllegalMoveError, Phase, after_set_aside, parse_action
 from hotdice.expectation import turn_values
 from hotdice.players.solver import UNIT, affordable, kernel, race_solution, two_player_solution
+from hotdice.players.solver.background import SOLVER, Kind, Status
 from hotdice.players.solver.two_player import TwoPlayerSolution
 from hotdice.record import Record, replay
 from hotdice.rules import End, Rules
 from hotdice.scoring import FACES, Option, SetAside
 
 __all__ = [
-    "Advice", "Choice", "Luck", "Mistake", "Review", "advise", "full_review", "measure_for", "position", "review",
+    "Advice", "Choice", "Luck", "Mistake", "Review", "advise", "full_review", "measure_for", "measure_now", "position",
+    "review", "table_for",
 ]
 
 _TOL = 1e-12
@@ -81,10 +83,26 @@ def measure_for(game: Game) -> str:
     if game.turn_limit is not None:
         return "points"
     if len(game.players) >= 2:
-        # Where the solved table is not at hand within a player's wait (players.solver.affordable), the
-        # expected points stand in until `hotdice solve` has cached it.
+        # Where the table would take too long to solve (players.solver.refusal), the expected points stand in.
         return "win" if affordable(game.rules) else "points"
-    return "points" if game.rules.three_farkles else "turns"
+    return "points" if game.rules.three_farkles or not affordable(game.rules) else "turns"
+
+
+def table_for(measure: str) -> Kind | None:
+    """The solved table a measure reads (None: expected points need none)."""
+    return "two" if measure == "win" else "race" if measure == "turns" else None
+
+
+def measure_now(game: Game) -> tuple[str, Status | None]:
+    """The game's measure if its table is at hand, else expected points while the background solver works it
+    out (asked here): for a front end, which never waits for a solve. With the table's status (None if the
+    measure needs no table)."""
+    measure = measure_for(game)
+    kind = table_for(measure)
+    if kind is None:
+        return measure, None
+    status = SOLVER.request(kind, game.rules)
+    return (measure if status.ready else "points"), status
 
 
 # A valuation of the states right after a set-aside: (turn total, dice in hand, bank blocked) ->

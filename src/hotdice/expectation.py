@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -334,7 +335,16 @@ class TurnValues:
         return self.value(0, self.rules.dice, entered=entered)
 
 
-@functools.lru_cache(maxsize=32)
 def turn_values(rules: Rules) -> TurnValues:
-    """The turn values of ``rules``, computed once."""
+    """The turn values of ``rules``, computed once: many requests asking at once wait for the one computing
+    them (a fraction of a second of the GIL each), rather than all computing them together."""
+    with _computing:
+        return _turn_values(rules)
+
+
+_computing = threading.Lock()
+
+
+@functools.lru_cache(maxsize=32)
+def _turn_values(rules: Rules) -> TurnValues:
     return TurnValues(rules)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import random
 
-from hotdice.coach import advise
+from hotdice.coach import advise, measure_now
 from hotdice.engine import BANK, ROLL, Action, Game, Phase
 
-__all__ = ["EasyPlayer", "HardPlayer", "MediumPlayer"]
+__all__ = ["EasyPlayer", "HardPlayer", "MediumPlayer", "at_once"]
 
 
 class EasyPlayer:
@@ -45,12 +45,22 @@ class MediumPlayer:
 
 class HardPlayer:
     """Optimal: the best chance to win (two players), the fewest turns (solo race), the most points
-    (a fixed number of turns); with three or more players, the documented approximation of the coach."""
+    (a fixed number of turns); with three or more players, the documented approximation of the coach.
+
+    ``wait=False`` (the front ends): a table not at hand is asked of the background solver, and until it is
+    ready the move is the one of most expected points (:func:`hotdice.coach.measure_now`)."""
 
     name = "hard"
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, wait: bool = True) -> None:
         self.rng = rng
+        self.wait = wait
 
     def choose(self, game: Game) -> Action:
-        return advise(game).best.action
+        return advise(game, None if self.wait else measure_now(game)[0]).best.action
+
+
+def at_once(player: object) -> None:
+    """Make a Hard player a front end's: it never waits for a solve (see :class:`HardPlayer`)."""
+    if isinstance(player, HardPlayer):
+        player.wait = False

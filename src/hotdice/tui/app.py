@@ -110,10 +110,11 @@ class HotDiceApp(App[None]):
                 self._open(Session.load(rng=self.rng))
             except SaveError as exc:
                 self.notify(str(exc), severity="error")
-        elif item in ("solo", "race", "daily"):
-            self.start(GameKind(Mode(item)))
-        elif item.startswith("versus-"):
-            self.start(GameKind(Mode.VERSUS, level=item.removeprefix("versus-")))
+        elif item in ("solo", "race", "daily") or item.startswith("versus-"):
+            level = item.removeprefix("versus-") if item.startswith("versus-") else None
+            error = self.start(GameKind(Mode.VERSUS if level else Mode(item), level=level))
+            if error is not None:
+                self.notify(error, severity="error")
         elif item in ("together", "pad"):
             self.push_screen(NamesScreen(Mode(item)))
         elif item == "challenge-new":
@@ -163,6 +164,11 @@ class HotDiceApp(App[None]):
             setup = self.new_setup(kind)
         except ValueError as exc:
             return self.t.engine(str(exc))
+        if kind.level == "hard":
+            from hotdice.players.solver import refusal
+
+            if (reason := refusal(setup.game.rules)) is not None:
+                return self.t("hard.refused", reason=self.t.engine(reason))
         if replace:
             self.pop_screen()
         rng = random.Random(self.rng.getrandbits(64))

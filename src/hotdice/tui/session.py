@@ -67,7 +67,10 @@ class Session:
 
     def __post_init__(self) -> None:
         if self.setup.computer is not None:
+            from hotdice.players.skilled import at_once
+
             self.computer = make_player(computer_spec(self.level or "medium"), self.rng)
+            at_once(self.computer)  # Hard plays expected points while its table is solved in the background
 
     @property
     def game(self) -> Game:

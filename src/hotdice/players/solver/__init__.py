@@ -6,10 +6,10 @@ change of rules or of solver never reads a stale table. ``HOTDICE_CACHE_DIR`` ov
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import hashlib
 import os
-import threading
 from pathlib import Path
 
 import numpy as np
@@ -17,11 +17,24 @@ import platformdirs
 
 from hotdice.players.solver.model import UNIT, roll_table, seats
 from hotdice.players.solver.race import RaceSolution, solve_race
-from hotdice.players.solver.two_player import TwoPlayerSolution, solve_two_players
+from hotdice.players.solver.two_player import Progress, TwoPlayerSolution, solve_two_players
 from hotdice.rules import Rules
 
-__all__ = ["UNIT", "RaceSolution", "TwoPlayerSolution", "affordable", "cache_dir", "race_solution", "solve_later",
-           "solved", "two_player_solution"]
+__all__ = [
+    "MAX_PENALTY_TARGET",
+    "MAX_TARGET",
+    "PROGRESS",
+    "UNIT",
+    "RaceSolution",
+    "TwoPlayerSolution",
+    "affordable",
+    "cache_dir",
+    "race_solution",
+    "race_solved",
+    "refusal",
+    "solved",
+    "two_player_solution",
+]
 
 FORMAT = 3
 
@@ -35,13 +48,33 @@ def _path(kind: str, rules: Rules) -> Path:
     return cache_dir() / f"{kind}-{key}.npz"
 
 
-def affordable(rules: Rules) -> bool:
-    """Whether the two-player table of ``rules`` is at hand within a wait a player accepts: cached already, or
-    solved in well under a minute on two cores (up to a 10 000 target; 2 000 under the three-farkle penalty,
-    whose repeated passes take about 20 minutes at 10 000). See BENCHMARKS.md."""
+# The largest targets Hard solves exactly: the two-player table takes 15-40 s at 10 000 on two cores; under
+# the three-farkle penalty its repeated passes take 20-27 minutes at 10 000, about 3 minutes of CPU at 5 000
+# (BENCHMARKS.md). Beyond them, a table already at hand (cached, shipped) is still used.
+MAX_TARGET = 10_000
+MAX_PENALTY_TARGET = 5_000
+
+
+def refusal(rules: Rules) -> str | None:
+    """Why Hard cannot play ``rules`` exactly (None if it can): the reason shown where such rules are refused."""
     if solved(rules):
-        return True
-    return rules.target <= (2_000 if rules.three_farkles else 10_000)
+        return None
+    if rules.target > MAX_TARGET:
+        return (f"Hard solves games up to a target of {MAX_TARGET}; target={rules.target} would take too long "
+                f"to solve")
+    if rules.three_farkles and rules.target > MAX_PENALTY_TARGET:
+        return (f"under the three-farkle penalty Hard solves games up to a target of {MAX_PENALTY_TARGET}; "
+                f"target={rules.target} would take too long to solve")
+    return None
+
+
+def affordable(rules: Rules) -> bool:
+    """Whether Hard plays ``rules`` exactly: its table is at hand, or solved within the bounds of :func:`refusal`."""
+    return refusal(rules) is None
+
+
+# The progress of the solve running in this context (the background solver's thread sets it).
+PROGRESS: contextvars.ContextVar[Progress | None] = contextvars.ContextVar("hotdice_solve_progress", default=None)
 
 
 @functools.lru_cache(maxsize=8)
@@ -57,7 +90,7 @@ def two_player_solution(rules: Rules) -> TwoPlayerSolution:
                                              float(data["seconds"]), int(data["passes"]))
         except (OSError, ValueError, KeyError):
             pass  # unreadable or from another format: solve again
-    sol = solve_two_players(rules)
+    sol = solve_two_players(rules, progress=PROGRESS.get())
     _solved_here.add(str(rules))
     _save(path, rules=str(rules), w4=sol.w4, final=sol.final, seconds=sol.seconds, passes=sol.passes)
     return sol
@@ -68,25 +101,12 @@ def solved(rules: Rules) -> bool:
     return str(rules) in _solved_here or _path("two", rules).exists()
 
 
+def race_solved(rules: Rules) -> bool:
+    """Whether the race table of ``rules`` is at hand without solving."""
+    return f"race/{rules}" in _solved_here or _path("race", rules).exists()
+
+
 _solved_here: set[str] = set()  # solved in this process, even where the cache folder could not be written
-_solving = threading.Lock()
-
-
-def solve_later(rules: Rules) -> bool:
-    """Start solving the two-player table of ``rules`` in a background thread, unless a solve is already running
-    in this process: a server answers at once meanwhile and never runs more than one solve at a time.
-    Returns whether a solve was started."""
-    if not _solving.acquire(blocking=False):
-        return False
-
-    def solve() -> None:
-        try:
-            two_player_solution(rules)
-        finally:
-            _solving.release()
-
-    threading.Thread(target=solve, name=f"solve {rules}", daemon=True).start()
-    return True
 
 
 @functools.lru_cache(maxsize=8)
@@ -102,7 +122,8 @@ def race_solution(rules: Rules) -> RaceSolution:
                                         float(data["seconds"]))
         except (OSError, ValueError, KeyError):
             pass
-    sol = solve_race(rules)
+    sol = solve_race(rules, progress=PROGRESS.get())
+    _solved_here.add(f"race/{rules}")
     _save(path, rules=str(rules), turns=sol.turns, seconds=sol.seconds)
     return sol
 

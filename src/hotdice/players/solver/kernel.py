@@ -214,15 +214,16 @@ def _start_value(i, j, fj, xf, xb, w, end, target, beyond, score, entered, offse
 
 @njit(cache=True, parallel=True)
 def solve_two_players(w, end, target, beyond, score, entered, offset, may_bank, records, final, tol,
-                      n_all, far, near, tmaxes):  # pragma: no cover - compiled
+                      n_all, far, near, tmaxes, top, bottom):  # pragma: no cover - compiled
     """Fill w[i, j, 0, 0]: chance that the player to move from seat i wins against seat j, with best play
-    (rules without the three-farkle penalty).
+    (rules without the three-farkle penalty), for the seat sums ``top`` down to ``bottom`` (the larger sums
+    solved already: a caller reports progress between slices).
 
     States are taken by decreasing seat sum: a bank only moves to larger sums, a lost turn to the mirror
     state (j, i), which is solved together with (i, j) by Newton's method on the mover's value.
     """
     seats = w.shape[0]
-    for level in range(2 * seats - 2, -1, -1):
+    for level in range(top, bottom - 1, -1):
         lo = max(0, level - seats + 1)
         hi = level // 2
         for i in prange(lo, hi + 1):

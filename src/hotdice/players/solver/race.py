@@ -15,6 +15,7 @@ import numpy.typing as npt
 
 from hotdice.players.solver import kernel
 from hotdice.players.solver.model import RollTable, Seats, roll_table, seats
+from hotdice.players.solver.two_player import Progress
 from hotdice.rules import End, Rules
 
 __all__ = ["RaceSolution", "solve_race"]
@@ -67,8 +68,9 @@ def _sweep(sol: RaceSolution, seat: int, stay: float) -> tuple[npt.NDArray[np.fl
     return rv, rs, bank_v, can, tmax
 
 
-def solve_race(rules: Rules, tol: float = 1e-10) -> RaceSolution:
-    """Expected turns to the target from every seat, with the play that minimises them."""
+def solve_race(rules: Rules, tol: float = 1e-10, progress: Progress | None = None) -> RaceSolution:
+    """Expected turns to the target from every seat, with the play that minimises them; ``progress`` is told
+    the share of seats solved, every hundredth."""
     if rules.three_farkles:
         raise ValueError("the race solver does not handle the three-farkle penalty")
     started = time.perf_counter()
@@ -91,5 +93,8 @@ def solve_race(rules: Rules, tol: float = 1e-10) -> RaceSolution:
                 break
             e = e_next
         sol.turns[seat] = e
+        done = st.score.size - seat
+        if progress is not None and (done % max(1, st.score.size // 100) == 0 or seat == 0):
+            progress(done / st.score.size)
     sol.seconds = time.perf_counter() - started
     return sol

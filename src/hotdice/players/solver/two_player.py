@@ -8,6 +8,7 @@ sweep over the turn total (:func:`kernel.turn_sweep`), computed when needed.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,7 +18,9 @@ from hotdice.players.solver import kernel
 from hotdice.players.solver.model import UNIT, RollTable, Seats, beyond, roll_table, seats
 from hotdice.rules import End, Rules
 
-__all__ = ["TwoPlayerSolution", "solve_two_players"]
+__all__ = ["Progress", "TwoPlayerSolution", "solve_two_players"]
+
+Progress = Callable[[float], None]  # told the share of a solve done so far, from 0 to 1
 
 _END_CODE = {End.LAST_ROUND: kernel.LAST_ROUND, End.FIRST: kernel.FIRST, End.EXACT: kernel.EXACT}
 
@@ -121,8 +124,16 @@ def _turn_arrays(sol: TwoPlayerSolution, i: int, j: int, fo: int, xf: float, xb:
 PENALTY_TOL = 1e-10
 
 
-def solve_two_players(rules: Rules, tol: float = 1e-12) -> TwoPlayerSolution:
-    """Solve the two-player game of ``rules``; with the three-farkle penalty, by repeated passes."""
+# Seat sums solved between two reports of progress: about a hundred reports in a whole solve.
+_SLICES = 100
+# The share of a solve under the three-farkle penalty taken by the first guess (the game without it): its
+# six or so passes, each about seven times the whole first guess (BENCHMARKS.md), take the rest.
+PENALTY_GUESS_SHARE = 0.02
+
+
+def solve_two_players(rules: Rules, tol: float = 1e-12, progress: Progress | None = None) -> TwoPlayerSolution:
+    """Solve the two-player game of ``rules``; with the three-farkle penalty, by repeated passes.
+    ``progress`` is told the share done as seat sums are solved (the penalty's passes report only their end)."""
     started = time.perf_counter()
     past = beyond(rules)
     st = seats(rules)
@@ -142,8 +153,19 @@ def solve_two_players(rules: Rules, tol: float = 1e-12) -> TwoPlayerSolution:
     n = st.score.size
     end = _END_CODE[rules.end]
     w4 = np.zeros((n, n, 1, 1))
-    kernel.solve_two_players(w4, end, target, past, st.score, st.entered, offset, st.may_bank, st.records,
-                             final, tol, *targs, st.tmax)
+    share = PENALTY_GUESS_SHARE if rules.three_farkles else 1.0
+    top = 2 * n - 2
+    pairs = n * (n + 1) / 2  # the pairs of seats {i, j}: a seat sum holds about as many as its diagonal
+    done = 0.0
+    step = max(1, (top + 1) // _SLICES)
+    while top >= 0:
+        bottom = max(0, top - step + 1)
+        kernel.solve_two_players(w4, end, target, past, st.score, st.entered, offset, st.may_bank, st.records,
+                                 final, tol, *targs, st.tmax, top, bottom)
+        done += sum(min(s, 2 * n - 2 - s) // 2 + 1 for s in range(bottom, top + 1))
+        if progress is not None:
+            progress(share * min(1.0, done / pairs))
+        top = bottom - 1
     passes = 0
     if rules.three_farkles:
         # The game without the penalty is a close first guess for every count of farkles in a row.
@@ -152,4 +174,6 @@ def solve_two_players(rules: Rules, tol: float = 1e-12) -> TwoPlayerSolution:
                                                   st.entered, offset, st.may_bank, st.records, final,
                                                   max(tol, PENALTY_TOL), *targs,
                                                   st.tmax)
+        if progress is not None:
+            progress(1.0)
     return TwoPlayerSolution(rules, st, tb, w4, final, time.perf_counter() - started, passes)

@@ -8,7 +8,6 @@ which dice are picked, the cursor, and how far it has told the game's events.
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from collections.abc import Sequence
 from typing import ClassVar
@@ -21,7 +20,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, RichLog, Static
 from textual.worker import get_current_worker
 
-from hotdice.coach import Advice, advise
+from hotdice.coach import Advice, advise, measure_now
 from hotdice.engine import (
     BANK,
     ROLL,
@@ -37,6 +36,7 @@ from hotdice.engine import (
 )
 from hotdice.modes import Mode, shown_rules
 from hotdice.odds import roll_odds
+from hotdice.players.solver.background import SOLVER, Status
 from hotdice.scoring import DiceError, Option, SetAside, parse_dice, scorer
 from hotdice.tui.screens.base import HotDiceScreen
 from hotdice.tui.session import Session
@@ -101,9 +101,9 @@ class TableScreen(HotDiceScreen):
         self.message = ""
         self.advice: Text | None = None
         self.computer_running = False
-        self.thinking = False  # the computer is choosing (a first solve can take a while)
+        self.thinking = False  # the computer is choosing
         self.skip = threading.Event()
-        self.warming: threading.Thread | None = None
+        self.hard_status: Status | None = None  # the background solve of Hard's table, until it is ready
         self.finished = False
         self.leaving = False
 
@@ -115,6 +115,7 @@ class TableScreen(HotDiceScreen):
                 yield Static(id="moment")
                 yield DiceRow(id="dice")
                 yield Static(id="status")
+                yield Static(id="solver")
                 yield Static(id="message")
                 yield Input(id="pad-input", disabled=True)
                 yield Static(id="advice")
@@ -125,6 +126,7 @@ class TableScreen(HotDiceScreen):
         log = self.query_one("#log", RichLog)
         self.query_one("#pad-input", Input).display = False
         self.query_one("#advice", Static).display = False
+        self.query_one("#solver", Static).display = False
         t = self.hotdice.t
         off = self.session.setup.roll_off
         if off is not None:
@@ -135,6 +137,7 @@ class TableScreen(HotDiceScreen):
             log.write(t("roll_off.starts", name=players[off.first]))
         if self.hotdice.warm:
             self.warm_up()
+        self.set_interval(0.25, self.watch_solver)
         self.sync()
 
     # -- reading the engine --------------------------------------------------------------------
@@ -323,6 +326,10 @@ class TableScreen(HotDiceScreen):
         dice.cursor = self.cursor if human else -1
         # status
         self.query_one("#status", Static).update(self.status_text(), layout=False)
+        solver = self.query_one("#solver", Static)
+        solver.display = self.hard_status is not None and not self.hard_status.ready and game.outcome is None
+        if solver.display and self.hard_status is not None:
+            solver.update(self._solver_line(self.hard_status, "table.hard_working"))
         self.say(self.message)
         pad = self.query_one("#pad-input", Input)
         waiting_for_dice = game.phase is Phase.CHANCE and self.session.mode is Mode.PAD
@@ -531,16 +538,19 @@ class TableScreen(HotDiceScreen):
 
     @work(thread=True, exclusive=True, group="hint")
     def think(self, game: Game, moment: int) -> None:
-        """Ask the coach (a solve can take a while the first time) on a copy, so that play may go on."""
-        self.wait_for_warm_up()
-        advice = advise(game)
-        self.app.call_from_thread(self.show_hint, advice, moment)
+        """Ask the coach on a copy, so that play may go on (a table not at hand is solved in the background:
+        expected points meanwhile)."""
+        measure, status = measure_now(game)
+        advice = advise(game, measure)
+        self.app.call_from_thread(self.show_hint, advice, moment, status)
 
-    def show_hint(self, advice: Advice, moment: int) -> None:
+    def show_hint(self, advice: Advice, moment: int, status: Status | None = None) -> None:
         if moment != len(self.session.game.history) or self.leaving:
             return  # the game moved on meanwhile
         t = self.hotdice.t
         text = Text(t("table.hint_title", measure=t(f"measure.{advice.measure}")), style="bold")
+        if status is not None and not status.ready:
+            text.append("\n" + self._solver_line(status, "table.coach_working"), style="italic")
         for number, choice in enumerate(advice.choices[:3]):
             if choice.keep is None:
                 what = t(f"hint.{choice.then}")
@@ -553,23 +563,26 @@ class TableScreen(HotDiceScreen):
         self.draw()
 
     def warm_up(self) -> None:
-        """Solve what the coach and the Hard player will need while the player plays the first turn.
+        """Ask the background solver for what the coach and the Hard player will need, as the game opens."""
+        game = self.session.game
+        if game.outcome is None and game.to_act is not None:
+            measure_now(game)
+        self.watch_solver()
 
-        A daemon thread rather than a worker: quitting the game never waits for a solve to finish.
-        """
-        game = self.session.copy_of_game()
+    def watch_solver(self) -> None:
+        """Every quarter second: how far the solve of Hard's table is, shown until it is ready."""
+        if self.session.level != "hard" or (self.hard_status is not None and self.hard_status.ready):
+            return
+        status = SOLVER.status("two", self.session.game.rules)
+        if status != self.hard_status:
+            self.hard_status = status
+            self.draw()
 
-        def solve() -> None:
-            with contextlib.suppress(ValueError):
-                advise(game)
-
-        self.warming = threading.Thread(target=solve, name="hotdice warm-up", daemon=True)
-        self.warming.start()
-
-    def wait_for_warm_up(self) -> None:
-        """In a worker: let the warm-up's solve finish rather than start the same solve a second time."""
-        if self.warming is not None:
-            self.warming.join()
+    def _solver_line(self, status: Status, key: str) -> str:
+        t = self.hotdice.t
+        if status.state in ("queued", "solving"):
+            return t(key, percent=t.percent(status.progress))
+        return t("table.hard_waiting", reason=status.reason or status.state)
 
     def _measure(self, measure: str, value: float) -> str:
         t = self.hotdice.t
@@ -605,7 +618,6 @@ class TableScreen(HotDiceScreen):
         computer = self.session.computer
         assert computer is not None
         pace = self.hotdice.pace
-        self.wait_for_warm_up()
         first = True
         while not worker.is_cancelled and not self.leaving and self.session.computer_to_act():
             self.skip.wait(2 * pace if first else pace)  # first, time to see how the player's turn ended

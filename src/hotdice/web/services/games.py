@@ -39,7 +39,8 @@ from hotdice.engine import (
 from hotdice.modes import Mode, Setup, pad, race, shown_rules, solo, together, versus
 from hotdice.odds import roll_odds
 from hotdice.players import LEVELS, computer_spec, make_player
-from hotdice.players.solver import affordable, solve_later, solved
+from hotdice.players.solver import refusal
+from hotdice.players.solver.background import SOLVER
 from hotdice.record import Record, RecordError, record_of, replay, state_json, time_text
 from hotdice.rules import Rules, RulesError
 from hotdice.scoring import DiceError, SetAside, parse_dice
@@ -202,11 +203,10 @@ def create(
             case Mode.VERSUS:
                 if level not in LEVELS:
                     raise BadRequest(f"unknown level '{level}': easy, medium or hard")
-                if level == "hard" and not affordable(table):
-                    raise BadRequest("Hard solves the whole game first, which would take too long under these "
-                                     "rules (a long target, or the three-farkle penalty): choose Medium")
-                if level == "hard" and not solved(table):
-                    solve_later(table)  # likely ready by the computer's first turn
+                if level == "hard":
+                    if (reason := refusal(table)) is not None:
+                        raise BadRequest(f"Hard cannot play these rules exactly: {reason}; choose Medium")
+                    SOLVER.request("two", table)  # in the background: the table's view tells how far it is
                 setup = versus(table, people[0], computer_name, hold_roll_off=roll_off)
                 seats = [human_seat(), {"kind": "computer", "spec": computer_spec(level), "level": level}]
             case Mode.TOGETHER:
@@ -519,9 +519,13 @@ def computer_step(session: Session, game_id: str, viewer_id: str, n: int, notice
     at = datetime.now(UTC)
     _refuse_once_revealed(session, loaded, viewer_id, at)
     # The computer's randomness is fixed by the game and the moment: asking again gives the same decision.
+    from hotdice.players.skilled import at_once
+
     rng = random.Random(f"{loaded.row.id}/{n}")
     try:
-        action = make_player(spec, rng).choose(game)
+        player = make_player(spec, rng)
+        at_once(player)  # Hard plays expected points until its table is solved, in the background
+        action = player.choose(game)
     except ValueError:  # rules its solver does not cover: this decision is the plain player's
         action = make_player(FALLBACK_PLAYER, rng).choose(game)
     dice = loaded.dice()
@@ -542,23 +546,21 @@ def hint(session: Session, game_id: str, viewer_id: str) -> dict[str, Any]:
 
 
 def _advice(loaded: Loaded, viewer_id: str) -> dict[str, Any]:
-    from hotdice.coach import advise, measure_for
+    from hotdice.coach import advise, measure_now
 
     if loaded.mode not in HINT_MODES:
         raise Forbidden("no hints in this mode: everyone plays on their own here")
     _seat_to_play(loaded, viewer_id)
     game = loaded.game
-    measure = measure_for(game)
-    if measure == "win" and not solved(game.rules):
-        # A request never waits for a solve: expected points stand in until the table is ready.
-        solve_later(game.rules)
-        measure = "points"
+    # A request never waits for a solve: expected points stand in until the table is ready.
+    measure, status = measure_now(game)
     try:
         advice = advise(game, measure)
     except ValueError as exc:
         raise Conflict(f"no hint here: {exc}") from None
     return {
         "measure": advice.measure,
+        "solver": None if status is None else status.json(),
         "n": len(loaded.game.history),
         "choices": [
             {
@@ -674,4 +676,14 @@ def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
         "table": row.table_code,
         # When its dice key was revealed, for a game that ended unfinished there; None otherwise.
         "ended": None if not ended or loaded.revealed_at is None else time_text(loaded.revealed_at),
+        "solver": _solver_status(loaded),
     }
+
+
+def _solver_status(loaded: Loaded) -> dict[str, Any] | None:
+    """How far the background solver is with the table of the game's Hard player (None: there is none, or the
+    game is over; a hint tells its own), asked for again if this process has not (after a restart)."""
+    game = loaded.game
+    if game.outcome is not None or not any(seat.get("level") == "hard" for seat in loaded.seats):
+        return None
+    return (SOLVER.status("two", game.rules) or SOLVER.request("two", game.rules)).json()

@@ -195,7 +195,9 @@
       `<li class="${i === 0 ? "best" : ""}">${escapeHTML(what(c))} — ${escapeHTML(said(c))}${i > 0 && c.cost > 0 ? ` <span class="muted">(${escapeHTML(t("hint.cost"))} ${escapeHTML(hint.measure === "win" ? pct(c.cost) : c.cost.toFixed(hint.measure === "turns" ? 2 : 0))})</span>` : ""}</li>`
     ).join("");
     const best = hint.choices[0];
-    box.innerHTML = `<h3>${escapeHTML(t("hint.title"))}</h3><ol>${items}</ol>` +
+    const working = hint.solver && hint.solver.state !== "ready"
+      ? `<p class="muted">${escapeHTML(solverText(hint.solver, "hint.working"))}</p>` : "";
+    box.innerHTML = `<h3>${escapeHTML(t("hint.title"))}</h3>${working}<ol>${items}</ol>` +
       (best.keep && view.roll ? `<button type="button" class="button small" id="hint-use">${escapeHTML(t("hint.use"))}</button>` : "");
     box.hidden = false;
     const use = $("hint-use");
@@ -312,6 +314,32 @@
     renderLog();
     renderRollOff();
     renderOver();
+    renderSolver();
+  }
+
+  /* -- Hard's table, solved in the background: its progress, asked for every second until it is ready --- */
+
+  let solverTimer = null;
+
+  function solverText(status, key) {
+    if (status.state === "queued" || status.state === "solving") return t(key, { percent: pct(status.progress) });
+    return t("table.hard_waiting", { reason: status.reason || status.state });
+  }
+
+  function renderSolver() {
+    const line = $("solver-line");
+    const status = view.solver;
+    line.hidden = !status || status.state === "ready";
+    if (!line.hidden) line.textContent = solverText(status, "table.hard_working");
+    clearTimeout(solverTimer);
+    if (line.hidden || !["queued", "solving", "full"].includes(status.state)) return; // refused, failed: final
+    solverTimer = setTimeout(async () => {
+      try {
+        const fresh = await api("GET", `/api/games/${view.id}`);
+        if (fresh.id === view.id) view.solver = fresh.solver;
+      } catch (err) { /* asked again in a second */ }
+      renderSolver();
+    }, 1000);
   }
 
   /* -- what just happened: the roll, the moments, the announcement ---------------------------------- */
