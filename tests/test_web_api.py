@@ -742,7 +742,7 @@ def test_closing_a_challenge_waits_for_the_action_it_would_end(app: FastAPI, ali
     # An action checked before the close, committed after it, must be recorded before the key's reveal.
     code = alice.post("/api/challenges", json={}).json()["code"]
     view = alice.get(f"/api/games/{alice.post(f'/api/challenges/{code}/play').json()['id']}").json()
-    db, token = app.state.db, alice.cookies["hotdice_device"]
+    db, token = app.state.db, app.state.devices.token(alice.cookies["hotdice_device"])
     closed = threading.Event()
 
     def close() -> None:
@@ -781,7 +781,7 @@ def test_the_daily_ends_at_midnight_for_an_attempt_started_before(app: FastAPI, 
         view = act(alice, view, next_intent(view))["game"]
     db = app.state.db
     with db.session() as session:
-        player = device_player(session, alice.cookies["hotdice_device"])
+        player = device_player(session, app.state.devices.token(alice.cookies["hotdice_device"]))
         # A second before midnight the attempt goes on; at midnight the day's key is revealed: it ends there.
         before = game_service.act(session, view["id"], player.id, Intent(view["n"], **next_intent(view)),
                                   now=midnight - timedelta(seconds=1))
