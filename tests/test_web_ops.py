@@ -23,7 +23,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, event, make_url, text
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.pool import NullPool
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from hotdice.store import Store
@@ -285,9 +285,11 @@ def test_behind_a_proxy_the_origin_checked_is_the_proxys_scheme_and_host(tmp_pat
         with connect(live, origin=f"https://127.0.0.1:{server.port}", open_timeout=30,  # type: ignore[arg-type]
                      additional_headers={"x-forwarded-proto": "https"}) as screen:  # wss, seen through the proxy
             assert json.loads(screen.recv(timeout=30))["type"] == "game"
-        with pytest.raises(InvalidStatus) as refused:  # closed before it opens: uvicorn answers the handshake 403
-            connect(live, origin="https://evil.example", open_timeout=30)  # type: ignore[arg-type]
-        assert refused.value.response.status_code == 403
+        with pytest.raises(ConnectionClosed) as refused, connect(live, origin="https://evil.example",  # type: ignore[arg-type]
+                                                                 open_timeout=30) as foreign:
+            foreign.recv(timeout=30)  # closed before any route is reached, with the code and the reason
+        assert refused.value.rcvd is not None and refused.value.rcvd.code == 1008
+        assert "refused" in refused.value.rcvd.reason
     finally:
         server.stop()
 
