@@ -28,7 +28,7 @@ def main() -> None:
     wanted = [Rules.parse(r) for r in args.only] if args.only else shipped
     keep = {table_path(kind, r, SHIPPED).name for r in shipped for kind in ("two", "race")}
     for stale in SHIPPED.glob("*.npz"):
-        if stale.name not in keep:
+        if stale.name not in keep and ".tmp." not in stale.name:  # another build's table being written
             print(f"removing {stale.name} (not a current key, FORMAT {FORMAT})")
             stale.unlink()
     for rules in wanted:
