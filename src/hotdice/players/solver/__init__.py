@@ -54,8 +54,8 @@ def _load(kind: str, rules: Rules) -> dict[str, npt.NDArray[Any]] | None:
         try:
             with np.load(path) as data:
                 if str(data["rules"]) == str(rules) and int(data["format"]) == FORMAT:
-                    return {k: data[k].astype(np.float64) if data[k].dtype.kind == "f" else data[k]
-                            for k in data.files}
+                    arrays = {k: data[k] for k in data.files}
+                    return {k: a.astype(np.float64) if a.dtype.kind == "f" else a for k, a in arrays.items()}
         except (OSError, ValueError, KeyError):
             pass  # absent, unreadable or from another format: the next place, or solve again
     return None
@@ -72,7 +72,7 @@ def affordable(rules: Rules) -> bool:
 
 @functools.lru_cache(maxsize=8)
 def two_player_solution(rules: Rules) -> TwoPlayerSolution:
-    """The solved two-player table of ``rules``, from the cache or solved now (and cached)."""
+    """The solved two-player table of ``rules``: shipped, cached, or solved now (and cached)."""
     data = _load("two", rules)
     if data is not None:
         return TwoPlayerSolution(rules, seats(rules), roll_table(rules, by_points=True), data["w4"], data["final"],
@@ -118,7 +118,7 @@ def solve_later(rules: Rules) -> bool:
 
 @functools.lru_cache(maxsize=8)
 def race_solution(rules: Rules) -> RaceSolution:
-    """Expected turns to the target from every seat, from the cache or solved now (and cached)."""
+    """Expected turns to the target from every seat: shipped, cached, or solved now (and cached)."""
     data = _load("race", rules)
     if data is not None:
         return RaceSolution(rules, seats(rules), roll_table(rules, by_points=True), data["turns"],
