@@ -1,7 +1,10 @@
-"""Solved tables per rules: computed on first use, kept in memory and in the user's cache folder.
+"""Solved tables per rules: shipped with the package for the presets and their house rules, otherwise computed
+on first use, kept in memory and in the user's cache folder.
 
-The cache key is the rules string (every rule that changes play is in it) and a format version, so a
-change of rules or of solver never reads a stale table. ``HOTDICE_CACHE_DIR`` overrides the folder.
+The key is the rules string (every rule that changes play is in it) and a format version, bumped whenever the
+solver's values change, so a change of rules or of solver never reads a stale table. ``HOTDICE_CACHE_DIR``
+overrides the folder. The shipped tables (``tables/``, float32, built by ``scripts/build_tables.py``) are read
+first.
 """
 
 from __future__ import annotations
@@ -11,8 +14,10 @@ import functools
 import hashlib
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import platformdirs
 
 from hotdice.players.solver.model import UNIT, roll_table, seats
@@ -24,28 +29,60 @@ __all__ = [
     "MAX_PENALTY_TARGET",
     "MAX_TARGET",
     "PROGRESS",
+    "SHIPPED",
+    "SHIPPED_RULES",
     "UNIT",
     "RaceSolution",
     "TwoPlayerSolution",
     "affordable",
     "cache_dir",
+    "race_arrays",
     "race_solution",
     "race_solved",
     "refusal",
+    "save",
     "solved",
+    "table_path",
+    "two_player_arrays",
     "two_player_solution",
 ]
 
 FORMAT = 3
+SHIPPED = Path(__file__).parent / "tables"
+# The shipped tables: the presets, each alone and with the house rules the settings offer (two players; the solo
+# race too where there is no penalty, which the race solver does not take). Not yet: farkle with
+# three_farkles=1000 (alone and with entry=500), 15–40 minutes each to solve today: list them here and run
+# scripts/build_tables.py.
+SHIPPED_RULES = (
+    "5000-fr", "5000-fr-6", "5000", "farkle",
+    "5000-fr,entry=500", "5000-fr-6,entry=500", "5000,entry=500", "farkle,entry=500",
+    "5000-fr,three_farkles=1000", "5000-fr-6,three_farkles=1000", "5000,three_farkles=1000",
+    "5000-fr,entry=500,three_farkles=1000", "5000-fr-6,entry=500,three_farkles=1000",
+    "5000,entry=500,three_farkles=1000",
+)
 
 
 def cache_dir() -> Path:
     return Path(os.environ.get("HOTDICE_CACHE_DIR") or platformdirs.user_cache_dir("hotdice"))
 
 
-def _path(kind: str, rules: Rules) -> Path:
+def table_path(kind: str, rules: Rules, folder: Path | None = None) -> Path:
+    """Where the ``kind`` ("two" or "race") table of ``rules`` is kept in ``folder`` (the cache by default)."""
     key = hashlib.sha256(f"{FORMAT}/{kind}/{rules}".encode()).hexdigest()[:16]
-    return cache_dir() / f"{kind}-{key}.npz"
+    return (folder or cache_dir()) / f"{kind}-{key}.npz"
+
+
+def _load(kind: str, rules: Rules) -> dict[str, npt.NDArray[Any]] | None:
+    """The stored arrays of a table, shipped or cached, as float64; None if neither holds this key."""
+    for path in (table_path(kind, rules, SHIPPED), table_path(kind, rules)):
+        try:
+            with np.load(path) as data:
+                if str(data["rules"]) == str(rules) and int(data["format"]) == FORMAT:
+                    arrays = {k: data[k] for k in data.files}
+                    return {k: a.astype(np.float64) if a.dtype.kind == "f" else a for k, a in arrays.items()}
+        except (OSError, ValueError, KeyError):
+            pass  # absent, unreadable or from another format: the next place, or solve again
+    return None
 
 
 # The largest targets Hard solves exactly: the two-player table takes 15-40 s at 10 000 on two cores; under
@@ -79,31 +116,33 @@ PROGRESS: contextvars.ContextVar[Progress | None] = contextvars.ContextVar("hotd
 
 @functools.lru_cache(maxsize=8)
 def two_player_solution(rules: Rules) -> TwoPlayerSolution:
-    """The solved two-player table of ``rules``, from the cache or solved now (and cached)."""
-    path = _path("two", rules)
-    if path.exists():
-        try:
-            with np.load(path) as data:
-                if str(data["rules"]) == str(rules):
-                    st = seats(rules)
-                    return TwoPlayerSolution(rules, st, roll_table(rules, by_points=True), data["w4"], data["final"],
-                                             float(data["seconds"]), int(data["passes"]))
-        except (OSError, ValueError, KeyError):
-            pass  # unreadable or from another format: solve again
+    """The solved two-player table of ``rules``: shipped, cached, or solved now (and cached)."""
+    data = _load("two", rules)
+    if data is not None:
+        return TwoPlayerSolution(rules, seats(rules), roll_table(rules, by_points=True), data["w4"], data["final"],
+                                 float(data["seconds"]), int(data["passes"]))
     sol = solve_two_players(rules, progress=PROGRESS.get())
     _solved_here.add(str(rules))
-    _save(path, rules=str(rules), w4=sol.w4, final=sol.final, seconds=sol.seconds, passes=sol.passes)
+    save(table_path("two", rules), **two_player_arrays(sol))
     return sol
 
 
+def two_player_arrays(sol: TwoPlayerSolution, dtype: type[np.floating[Any]] = np.float64) -> dict[str, object]:
+    """What is stored of a two-player table (``dtype`` float32 for the shipped ones)."""
+    return {"rules": str(sol.rules), "format": FORMAT, "w4": sol.w4.astype(dtype), "final": sol.final.astype(dtype),
+            "seconds": sol.seconds, "passes": sol.passes}
+
+
 def solved(rules: Rules) -> bool:
-    """Whether the two-player table of ``rules`` is at hand without solving: in memory or in the cache folder."""
-    return str(rules) in _solved_here or _path("two", rules).exists()
+    """Whether the two-player table of ``rules`` is at hand without solving: in memory, shipped or cached."""
+    return (str(rules) in _solved_here or table_path("two", rules, SHIPPED).exists()
+            or table_path("two", rules).exists())
 
 
 def race_solved(rules: Rules) -> bool:
     """Whether the race table of ``rules`` is at hand without solving."""
-    return f"race/{rules}" in _solved_here or _path("race", rules).exists()
+    return (f"race/{rules}" in _solved_here or table_path("race", rules, SHIPPED).exists()
+            or table_path("race", rules).exists())
 
 
 _solved_here: set[str] = set()  # solved in this process, even where the cache folder could not be written
@@ -111,24 +150,23 @@ _solved_here: set[str] = set()  # solved in this process, even where the cache f
 
 @functools.lru_cache(maxsize=8)
 def race_solution(rules: Rules) -> RaceSolution:
-    """Expected turns to the target from every seat, from the cache or solved now (and cached)."""
-    path = _path("race", rules)
-    if path.exists():
-        try:
-            with np.load(path) as data:
-                if str(data["rules"]) == str(rules):
-                    st = seats(rules)
-                    return RaceSolution(rules, st, roll_table(rules, by_points=True), data["turns"],
-                                        float(data["seconds"]))
-        except (OSError, ValueError, KeyError):
-            pass
+    """Expected turns to the target from every seat: shipped, cached, or solved now (and cached)."""
+    data = _load("race", rules)
+    if data is not None:
+        return RaceSolution(rules, seats(rules), roll_table(rules, by_points=True), data["turns"],
+                            float(data["seconds"]))
     sol = solve_race(rules, progress=PROGRESS.get())
     _solved_here.add(f"race/{rules}")
-    _save(path, rules=str(rules), turns=sol.turns, seconds=sol.seconds)
+    save(table_path("race", rules), **race_arrays(sol))
     return sol
 
 
-def _save(path: Path, **arrays: object) -> None:
+def race_arrays(sol: RaceSolution, dtype: type[np.floating[Any]] = np.float64) -> dict[str, object]:
+    """What is stored of a race table (``dtype`` float32 for the shipped ones)."""
+    return {"rules": str(sol.rules), "format": FORMAT, "turns": sol.turns.astype(dtype), "seconds": sol.seconds}
+
+
+def save(path: Path, **arrays: object) -> None:
     """Write atomically; a cache that cannot be written only costs a solve next time."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -345,10 +345,41 @@ def _solve_pair(w, penalty_seat, i, j, end, target, beyond, score, entered, offs
             jac[k, to_farkle[k]] += sf[k]
         jac[k, to_miss[k]] += sb[k]
         jac[k, k] -= 1.0
-    step = np.linalg.solve(jac, g - x)
+    step = _linear_solve(jac, g - x)
     change = 0.0
     for k in range(n):
         new = min(1.0, max(0.0, x[k] - step[k]))
         change = max(change, abs(new - x[k]))
         w[mover[k], opp[k], fm[k], fo[k]] = new
     return change
+
+
+@njit(cache=True, nogil=True)
+def _linear_solve(a, b):  # pragma: no cover - compiled
+    """x with a x = b, by Gaussian elimination with partial pivoting (a and b are overwritten).
+
+    np.linalg.solve inside numba needs scipy's LAPACK, which is not a dependency; the systems here are 18 × 18.
+    """
+    n = b.size
+    for c in range(n):
+        p = c
+        for r in range(c + 1, n):
+            if abs(a[r, c]) > abs(a[p, c]):
+                p = r
+        if p != c:
+            for k in range(c, n):
+                a[c, k], a[p, k] = a[p, k], a[c, k]
+            b[c], b[p] = b[p], b[c]
+        for r in range(c + 1, n):
+            f = a[r, c] / a[c, c]
+            if f != 0.0:
+                for k in range(c, n):
+                    a[r, k] -= f * a[c, k]
+                b[r] -= f * b[c]
+    x = np.empty(n)
+    for r in range(n - 1, -1, -1):
+        acc = b[r]
+        for k in range(r + 1, n):
+            acc -= a[r, k] * x[k]
+        x[r] = acc / a[r, r]
+    return x
