@@ -27,7 +27,7 @@ from hotdice.dice import SeededDice
 from hotdice.engine import Game
 from hotdice.modes import Challenge, challenge, daily, daily_seed
 from hotdice.players import make_player, play_game
-from hotdice.record import Record, Result, record_of, time_text
+from hotdice.record import Record, RecordError, Result, record_of, time_text
 from hotdice.rules import Rules
 from hotdice.verify import verify_text
 from hotdice.web import Settings, create_app
@@ -230,6 +230,18 @@ def daily_with(field: str, text: str) -> str:
     return json.dumps({**daily_record().to_json(), field: "@"}).replace('"@"', text)
 
 
+def test_a_deep_record_is_refused_whatever_the_recursion_limit() -> None:
+    """The depth is checked before json.dumps recurses: with a raised limit (as other code may set it), a record
+    nested 1000 deep was written, its digest failed, and it read as altered (exit 1) instead of unreadable."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(100_000)
+    try:
+        with pytest.raises(RecordError, match="nested too deeply"):
+            Record.from_json(daily_with("history", "[" * 1000 + "]" * 1000))
+    finally:
+        sys.setrecursionlimit(limit)
+
+
 @pytest.mark.parametrize(
     ("record", "options", "message"),
     [
@@ -249,6 +261,8 @@ def daily_with(field: str, text: str) -> str:
         (lambda: {**daily_record().to_json(), "players": ["\ud800"]}, (), "invalid JSON (no low surrogate"),
         (lambda: daily_with("history", "[" * 1000 + "]" * 1000), (), "nested too deeply"),
         (lambda: signed({**daily_record().to_json(), "history": json.loads("[" * 600 + "]" * 600)}), (),
+         "nested too deeply"),
+        (lambda: signed({**daily_record().to_json(), "history": json.loads("[" * 20 + "]" * 20)}), (),
          "list of strings, not holding [[[[[[[...]]]]]]]"),
     ],
 )

@@ -198,11 +198,31 @@ class Record:
         )
 
 
+MAX_DEPTH = 32  # nesting of a record's JSON: a real one has a few levels
+
+
+def _depth(value: Any) -> int:
+    """How deeply ``value`` nests lists and objects, counted without recursion (a record may be hostile)."""
+    deepest, level = 0, [(value, 1)]
+    while level:
+        item, depth = level.pop()
+        children = item.values() if isinstance(item, Mapping) else item if isinstance(item, list) else ()
+        for child in children:
+            if isinstance(child, Mapping | list):
+                if depth + 1 > MAX_DEPTH:
+                    return depth + 1
+                level.append((child, depth + 1))
+        deepest = max(deepest, depth)
+    return deepest
+
+
 def _digest(content: Mapping[str, Any]) -> str:
+    # json.dumps recurses: a record nested deeper than Python's recursion limit allows (which other code may
+    # change) must be refused before it, the same way every time.
+    if _depth(content) > MAX_DEPTH:
+        raise RecordError("not a game record: it is nested too deeply")
     try:
         canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-    except RecursionError:  # deeper than JSON text reads (1024), but not deeper than Python's json writes
-        raise RecordError("not a game record: it is nested too deeply") from None
     except (TypeError, ValueError) as exc:
         raise RecordError(f"not a game record: {exc}") from None
     return hashlib.sha256(canonical).hexdigest()
