@@ -20,7 +20,7 @@ from hotdice import coach
 from hotdice.coach import advise, measure_now
 from hotdice.engine import Game
 from hotdice.players.skilled import HardPlayer, at_once
-from hotdice.players.solver import MAX_PENALTY_TARGET, MAX_TARGET, affordable, refusal, solved
+from hotdice.players.solver import MAX_PENALTY_TARGET, MAX_TARGET, TooLong, affordable, refusal, solved
 from hotdice.players.solver import background as bg
 from hotdice.players.solver.race import solve_race
 from hotdice.players.solver.two_player import solve_two_players
@@ -130,7 +130,8 @@ def test_rules_beyond_what_hard_solves_are_refused_with_the_reason() -> None:
                         (f"farkle,three_farkles=1000,target={MAX_PENALTY_TARGET + 50}", MAX_PENALTY_TARGET)):
         rules = Rules.parse(text)
         status = solver.request("two", rules)
-        assert status.state == "refused" and status.reason == refusal(rules)
+        assert status.state == "refused" and status.reason == str(refusal(rules))
+        assert refusal(rules) == TooLong(bound, rules.target, penalty=bool(rules.three_farkles))  # as data
         assert f"up to a target of {bound}" in (status.reason or "") and not affordable(rules)
     assert refusal(Rules.parse(f"farkle,target={MAX_TARGET}")) is None
     assert refusal(Rules.parse(f"farkle,three_farkles=1000,target={MAX_PENALTY_TARGET}")) is None

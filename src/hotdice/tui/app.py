@@ -168,7 +168,8 @@ class HotDiceApp(App[None]):
             from hotdice.players.solver import refusal
 
             if (reason := refusal(setup.game.rules)) is not None:
-                return self.t("hard.refused", reason=self.t.engine(reason))
+                key = "hard.penalty_too_long" if reason.penalty else "hard.too_long"
+                return self.t("hard.refused", reason=self.t(key, max=reason.max_target, target=reason.target))
         if replace:
             self.pop_screen()
         rng = random.Random(self.rng.getrandbits(64))

@@ -84,6 +84,9 @@ EN: dict[str, str] = {
     "table.hard_waiting": "Hard is waiting for the solver (until then it plays for expected points): {reason}",
     "table.coach_working": "The coach is working out these rules: {percent} (until then: expected points)",
     "hard.refused": "Hard cannot play these rules exactly: {reason}. Choose Medium.",
+    "hard.too_long": "Hard solves games up to a target of {max}; target={target} would take too long to solve",
+    "hard.penalty_too_long": "under the three-farkle penalty Hard solves games up to a target of {max}; "
+    "target={target} would take too long to solve",
     "table.pass_to": "Pass the keyboard to {name}",
     "table.turn_limit": "Turn {n}/{limit}",
     "table.turn_number": "Turn {n}",
@@ -350,6 +353,10 @@ FR: dict[str, str] = {
     "table.hard_waiting": "Difficile attend le solveur (d'ici là, il joue les points attendus) : {reason}",
     "table.coach_working": "Le coach étudie ces règles : {percent} (d'ici là : points attendus)",
     "hard.refused": "Difficile ne peut pas jouer ces règles exactement : {reason}. Choisissez Moyen.",
+    "hard.too_long": "Difficile résout les parties jusqu'à un objectif de {max} ; target={target} prendrait trop "
+    "longtemps",
+    "hard.penalty_too_long": "avec la pénalité des trois farkles, Difficile résout les parties jusqu'à un objectif "
+    "de {max} ; target={target} prendrait trop longtemps",
     "table.pass_to": "Passez le clavier à {name}",
     "table.turn_limit": "Tour {n}/{limit}",
     "table.turn_number": "Tour {n}",
@@ -551,16 +558,6 @@ CATALOGS: Mapping[str, Mapping[str, str]] = {"en": EN, "fr": FR}
 # The engine's, the modes' and the rules' English messages, with their French templates. Groups are named
 # so that the French can reorder them.
 _FRENCH_MESSAGES: tuple[tuple[str, str], ...] = (
-    (
-        r"Hard solves games up to a target of (?P<max>\d+); target=(?P<target>\d+) would take too long to solve",
-        "Difficile résout les parties jusqu'à un objectif de {max} ; target={target} prendrait trop longtemps",
-    ),
-    (
-        r"under the three-farkle penalty Hard solves games up to a target of (?P<max>\d+); "
-        r"target=(?P<target>\d+) would take too long to solve",
-        "avec la pénalité des trois farkles, Difficile résout les parties jusqu'à un objectif de {max} ; "
-        "target={target} prendrait trop longtemps",
-    ),
     (r"cannot bank: (?P<rest>.*)", "impossible d'encaisser : {rest}"),
     (r"nothing to bank yet: roll first", "rien à encaisser : lancez d'abord"),
     (r"hot dice must be rolled again \(hot_dice=must\)", "les Hot Dice doivent être relancés"),

@@ -13,6 +13,7 @@ import contextvars
 import functools
 import hashlib
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ __all__ = [
     "SHIPPED_RULES",
     "UNIT",
     "RaceSolution",
+    "TooLong",
     "TwoPlayerSolution",
     "affordable",
     "cache_dir",
@@ -92,16 +94,29 @@ MAX_TARGET = 10_000
 MAX_PENALTY_TARGET = 5_000
 
 
-def refusal(rules: Rules) -> str | None:
+@dataclass(frozen=True)
+class TooLong:
+    """Why Hard cannot play some rules exactly, as data: their target passes the bound its solve is held to
+    (``penalty``: the lower bound under the three-farkle penalty). ``str()`` is the English sentence."""
+
+    max_target: int
+    target: int
+    penalty: bool
+
+    def __str__(self) -> str:
+        bound = "under the three-farkle penalty Hard solves" if self.penalty else "Hard solves"
+        return (f"{bound} games up to a target of {self.max_target}; target={self.target} would take too long "
+                "to solve")
+
+
+def refusal(rules: Rules) -> TooLong | None:
     """Why Hard cannot play ``rules`` exactly (None if it can): the reason shown where such rules are refused."""
     if solved(rules):
         return None
     if rules.target > MAX_TARGET:
-        return (f"Hard solves games up to a target of {MAX_TARGET}; target={rules.target} would take too long "
-                f"to solve")
+        return TooLong(MAX_TARGET, rules.target, penalty=False)
     if rules.three_farkles and rules.target > MAX_PENALTY_TARGET:
-        return (f"under the three-farkle penalty Hard solves games up to a target of {MAX_PENALTY_TARGET}; "
-                f"target={rules.target} would take too long to solve")
+        return TooLong(MAX_PENALTY_TARGET, rules.target, penalty=True)
     return None
 
 

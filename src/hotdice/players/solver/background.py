@@ -84,7 +84,7 @@ class Solver:
     def request(self, kind: Kind, rules: Rules) -> Status:
         """The table's status, a solve queued first if it is neither at hand nor asked for. Never waits."""
         if (reason := refusal(rules)) is not None:
-            return Status("refused", reason=reason)
+            return Status("refused", reason=str(reason))
         with self._lock:
             job = self._jobs.get((kind, str(rules)))
             if job is not None:
