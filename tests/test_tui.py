@@ -12,6 +12,7 @@ import io
 import os
 import random
 import re
+import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -661,8 +662,18 @@ def test_hard_is_refused_with_the_reason_for_rules_it_cannot_solve() -> None:
     asyncio.run(run())
 
 
-def test_the_table_shows_how_far_hard_has_worked_out_the_rules() -> None:
+def test_the_table_shows_how_far_hard_has_worked_out_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hotdice.players.solver import background
     from tests.test_background import fresh_rules
+
+    hold = threading.Event()  # the solve waits for the first look: a quiet machine solves 1500 in a second
+    real = background.two_player_solution
+
+    def held(rules: Rules) -> object:
+        hold.wait(60)
+        return real(rules)
+
+    monkeypatch.setattr(background, "two_player_solution", held)
 
     async def run() -> None:
         app = make_app(str(fresh_rules("farkle,target=1500")), warm=True)
@@ -671,6 +682,7 @@ def test_the_table_shows_how_far_hard_has_worked_out_the_rules() -> None:
             await menu(pilot, "versus-hard")
             shown = screen_text(app)  # as the game opens: the solve was asked for, not waited for
             assert "Hard is working out these rules:" in shown and "expected points" in shown, shown
+            hold.set()
             screen = table(app)
             deadline = time.monotonic() + 120
             while screen.hard_status is None or not screen.hard_status.ready:
