@@ -37,6 +37,7 @@ __all__ = [
     "SizeLimits",
     "WebSocketLimits",
     "buckets_for",
+    "refuse",
 ]
 
 
@@ -166,7 +167,7 @@ def _wants_page(scope: Scope) -> bool:
     return not str(scope["path"]).startswith("/api/") and scope.get("method") == "GET"
 
 
-async def _refuse(
+async def refuse(
     scope: Scope, receive: Receive, send: Send, status: int, body: dict[str, str], headers: dict[str, str] | None = None
 ) -> None:
     """The refusal the app itself would give: a page for a page, JSON for the API, a close for a WebSocket."""
@@ -223,7 +224,7 @@ class RateLimits:
                 seconds = max(1, math.ceil(wait))
                 reason = f"too many requests from {_WHO[limit]}: try again in {seconds} s"
                 body = {"detail": reason, "code": "rate-limited", "limit": limit}
-                await _refuse(scope, receive, send, 429, body, {"retry-after": str(seconds)})
+                await refuse(scope, receive, send, 429, body, {"retry-after": str(seconds)})
                 return
         await self.app(scope, receive, send)
 
@@ -245,10 +246,10 @@ class SizeLimits:
             await self.app(scope, receive, send)
             return
         if len(scope.get("raw_path") or str(scope["path"]).encode()) + len(scope.get("query_string", b"")) > MAX_TARGET:
-            await _refuse(scope, receive, send, 414, _too_large(f"the address is longer than {MAX_TARGET} bytes"))
+            await refuse(scope, receive, send, 414, _too_large(f"the address is longer than {MAX_TARGET} bytes"))
             return
         if sum(len(name) + len(value) for name, value in scope["headers"]) > MAX_HEADERS:
-            await _refuse(scope, receive, send, 431, _too_large(f"the headers are longer than {MAX_HEADERS} bytes"))
+            await refuse(scope, receive, send, 431, _too_large(f"the headers are longer than {MAX_HEADERS} bytes"))
             return
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)
@@ -257,10 +258,10 @@ class SizeLimits:
         length = header(scope, b"content-length")
         if length is not None and not length.isdigit():
             bad = {"detail": "the Content-Length header is not a number", "code": "bad-request"}
-            await _refuse(scope, receive, send, 400, bad)
+            await refuse(scope, receive, send, 400, bad)
             return
         if length is not None and int(length) > self.max_body:
-            await _refuse(scope, receive, send, 413, too_big)
+            await refuse(scope, receive, send, 413, too_big)
             return
         chunks: list[bytes] = []
         size = 0
@@ -271,7 +272,7 @@ class SizeLimits:
             chunk = bytes(message.get("body", b""))
             size += len(chunk)
             if size > self.max_body:
-                await _refuse(scope, receive, send, 413, too_big)
+                await refuse(scope, receive, send, 413, too_big)
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):
@@ -296,11 +297,8 @@ class WebSocketLimits:
         client = scope.get("client")
         address = str(client[0]) if client else "unknown"
         if self.open[address] >= self.cap:
-            # Accepted, then closed: a WebSocket refused before it is accepted gets only an HTTP 403, no reason.
-            await receive()  # websocket.connect
-            await send({"type": "websocket.accept"})
             reason = f"too many live screens from this address: at most {self.cap} at once"
-            await send({"type": "websocket.close", "code": POLICY_VIOLATION, "reason": reason})
+            await refuse(scope, receive, send, POLICY_VIOLATION, {"detail": reason, "code": "too-many-websockets"})
             return
         self.open[address] += 1
         try:

@@ -10,7 +10,7 @@ import re
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hotdice.web.asgi import header
-from hotdice.web.limits import _refuse
+from hotdice.web.limits import refuse
 
 __all__ = ["DOCS_PATH", "SameOrigin", "SecurityHeaders", "docs_policy"]
 
@@ -99,7 +99,7 @@ class SameOrigin:
         if scope["type"] == "websocket" or (scope["type"] == "http" and scope["method"] not in _SAFE_METHODS):
             reason = self._foreign(scope)
             if reason is not None:
-                await _refuse(scope, receive, send, 403, {"detail": reason, "code": "cross-origin"})
+                await refuse(scope, receive, send, 403, {"detail": reason, "code": "cross-origin"})
                 return
         await self.app(scope, receive, send)
 
