@@ -12,25 +12,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hotdice.codes import ALPHABET
+from hotdice.daily import DAILY_KEY_ENV, DEFAULT_DAILY_KEY, daily_day, daily_seed
 from hotdice.dice import FixedDice, SeededDice
 from hotdice.engine import BANK, ROLL, EventKind, IllegalMoveError, Phase, Termination
 from hotdice.expectation import turn_values
 from hotdice.modes import (
-    ALPHABET,
-    DAILY_KEY_ENV,
-    DEFAULT_DAILY_KEY,
     SEED_BITS,
     Challenge,
-    Drill,
     Mode,
     Result,
-    ScoringQuestion,
     Setup,
     challenge,
-    compare,
     daily,
-    daily_day,
-    daily_seed,
     pad,
     race,
     solo,
@@ -38,9 +32,11 @@ from hotdice.modes import (
     together,
     versus,
 )
+from hotdice.ranking import compare
 from hotdice.rules import Rules
 from hotdice.scoring import SetAside, parse_dice
 from hotdice.stats import MODES
+from hotdice.training import Drill, ScoringQuestion
 from hotdice.variants import VARIANTS, find_variant
 from tests.reference import legal_set_asides
 from tests.test_expectation import SMALL, reference
@@ -338,11 +334,10 @@ def test_unreadable_codes_are_refused_clearly(text: str, message: str) -> None:
 
 def test_a_code_naming_an_unknown_preset_is_refused() -> None:
     # Preset index 31 with a valid check symbol: a code from a hotdice with more presets.
-    from hotdice.modes import _EXP, _LOG, _weighted_sum
+    from hotdice.codes import check_symbol
 
     symbols = [31] + [0] * 8
-    check = _weighted_sum(symbols)
-    symbols.append(_EXP[(_LOG[check] - 9) % 31])
+    symbols.append(check_symbol(symbols))
     with pytest.raises(ValueError, match="preset"):
         Challenge.parse("".join(ALPHABET[s] for s in symbols))
 
@@ -508,3 +503,16 @@ def test_shown_rules_hide_only_what_ten_turns_lift() -> None:
         assert shown_rules(ten_turn_rules(rules)) == ("5000-fr" if text.startswith("5000-fr") else text)
         assert shown_rules(rules) == str(rules)
     assert shown_rules("farkle,five_1s_win=yes") == "farkle,five_1s_win=yes"
+
+
+@given(symbols=st.lists(st.integers(0, 31), max_size=30), position=st.integers(0, 30), wrong=st.integers(1, 31))
+def test_the_check_symbol_makes_any_code_sum_to_zero_and_one_wrong_symbol_breaks_it(
+    symbols: list[int], position: int, wrong: int
+) -> None:
+    from hotdice.codes import check_symbol, weighted_sum
+
+    code = [*symbols, check_symbol(symbols)]
+    assert weighted_sum(code) == 0
+    position %= len(code)
+    code[position] ^= wrong
+    assert weighted_sum(code) != 0

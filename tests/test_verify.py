@@ -23,9 +23,10 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from hotdice.cli import main
+from hotdice.daily import daily_seed
 from hotdice.dice import SeededDice
 from hotdice.engine import Game
-from hotdice.modes import Challenge, challenge, daily, daily_seed
+from hotdice.modes import Challenge, challenge, daily
 from hotdice.players import make_player, play_game
 from hotdice.record import Record, RecordError, Result, record_of, time_text
 from hotdice.rules import Rules

@@ -38,9 +38,10 @@ from starlette.websockets import WebSocketDisconnect
 
 from hotdice import coach
 from hotdice.coach import advise
+from hotdice.daily import daily_seed
 from hotdice.dice import SeededDice
 from hotdice.engine import ROLL, Game
-from hotdice.modes import daily_seed, ten_turn_rules
+from hotdice.modes import ten_turn_rules
 from hotdice.players import make_player, play_game
 from hotdice.players.solver import background, solved
 from hotdice.record import Record, replay

@@ -27,7 +27,7 @@ from sqlalchemy import Engine, create_engine, select, text
 from sqlalchemy.orm import Session
 from websockets.sync.client import ClientConnection, connect
 
-from hotdice.modes import daily_seed
+from hotdice.daily import daily_seed
 from hotdice.record import Record, replay
 from hotdice.store.web_models import WebGame, WebSecret
 from hotdice.web.hub import POLL_SECONDS, RELOAD, Hub, PostgresChannel, hub_for

@@ -5,7 +5,9 @@
 - ``daily``: plain ``farkle``, ten turns, the same dice for everyone on a UTC day.
 - ``challenge``: ten turns from a short code that carries a preset and a seed; everyone gets the same dice.
 - ``pad``: the score pad for real dice: the table types in each roll, hotdice checks and keeps the scores.
-- ``training``: a scoring quiz and bank-or-roll drills; nothing there is a game, nothing is ever recorded.
+- ``training``: a scoring quiz and bank-or-roll drills (:mod:`hotdice.training`); nothing there is a game.
+
+The daily dice keys live in :mod:`hotdice.daily`, the ranking of results in :mod:`hotdice.ranking`.
 
 Decision: in the ten-turn modes (solo, daily, challenge) only the score counts, so no target may end the
 game before its ten turns: the target is lifted to the largest one the rules allow and the rules that exist
@@ -16,39 +18,28 @@ the whole scoring table included, is the preset's.
 from __future__ import annotations
 
 import enum
-import hashlib
-import hmac
-import os
 import random
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 
+from hotdice.codes import ALPHABET, READ, check_symbol, weighted_sum
+from hotdice.daily import daily_day, daily_seed
 from hotdice.dice import DiceSource, SecureDice, SeededDice
-from hotdice.engine import MAX_PLAYERS, Action, Game, Phase, RollOff, roll_off
-from hotdice.expectation import may_bank, turn_values
+from hotdice.engine import MAX_PLAYERS, Action, Game, RollOff, roll_off
 from hotdice.rules import MAX_TARGET, Rules
-from hotdice.scoring import DiceError, SetAside, scorer
 from hotdice.variants import VARIANTS, find_variant
 
 __all__ = [
-    "DAILY_KEY_ENV",
-    "DEFAULT_DAILY_KEY",
+    "SEED_BITS",
     "TEN_TURNS",
-    "Answer",
     "Challenge",
-    "Drill",
     "Mode",
-    "Ranked",
     "Result",
-    "ScoringQuestion",
     "Setup",
     "challenge",
-    "compare",
     "daily",
-    "daily_day",
-    "daily_seed",
     "pad",
     "race",
     "shown_rules",
@@ -59,10 +50,6 @@ __all__ = [
 ]
 
 TEN_TURNS = 10
-DAILY_KEY_ENV = "HOTDICE_DAILY_KEY"
-# Not a secret: it lets the daily game be played offline, and anyone can read it here. A server that wants
-# the day's dice to stay unknown until the day sets HOTDICE_DAILY_KEY to a key of its own.
-DEFAULT_DAILY_KEY = b"hotdice daily dice, offline default key (not secret)"
 
 
 class Mode(enum.StrEnum):
@@ -109,14 +96,6 @@ class Result:
     finished: bool = True
 
 
-@dataclass(frozen=True)
-class Ranked:
-    """A place in :func:`compare`: equal results share a rank (1, 1, 3, ...)."""
-
-    rank: int
-    result: Result
-
-
 @dataclass
 class Setup:
     """A game of some mode, ready to play: the game, where its dice come from, and what the mode adds."""
@@ -145,29 +124,6 @@ class Setup:
             Result(name, score, played, self.mode)
             for name, score, played in zip(game.players, game.outcome.scores, game.turns_played, strict=True)
         )
-
-
-def compare(results: Iterable[Result]) -> tuple[Ranked, ...]:
-    """Rank results of one mode, best first: a race by fewest turns, any other mode by highest score; every
-    unfinished result below every finished one.
-
-    Ties on the main measure go to the other one (higher score in a race, fewer turns otherwise); results
-    still equal share their rank.
-    """
-    found = list(results)
-    modes = {r.mode for r in found}
-    if len(modes) > 1:
-        raise ValueError(f"results of different modes cannot be compared: {', '.join(sorted(modes))}")
-
-    def measure(r: Result) -> tuple[bool, int, int]:
-        return (not r.finished, *((r.turns, -r.score) if r.mode is Mode.RACE else (-r.score, r.turns)))
-
-    found.sort(key=lambda r: (measure(r), r.name))
-    ranked: list[Ranked] = []
-    for place, result in enumerate(found, start=1):
-        tied = bool(ranked) and measure(ranked[-1].result) == measure(result)
-        ranked.append(Ranked(ranked[-1].rank if tied else place, result))
-    return tuple(ranked)
 
 
 def solo(rules: Rules, name: str = "Player", dice: DiceSource | None = None) -> Setup:
@@ -231,21 +187,6 @@ def _names(names: Sequence[str]) -> tuple[str, ...]:
 # -- daily -------------------------------------------------------------------------------------------
 
 
-def daily_day(now: datetime | None = None) -> date:
-    """The day of the daily game at ``now``: the UTC date, which changes at midnight UTC."""
-    now = datetime.now(UTC) if now is None else now
-    if now.tzinfo is None or now.utcoffset() is None:
-        raise ValueError("the time of a daily game needs a time zone, e.g. datetime.now(UTC)")
-    return now.astimezone(UTC).date()
-
-
-def daily_seed(day: date, key: bytes | None = None) -> bytes:
-    """HMAC-SHA256(key, "daily/YYYY-MM-DD"): the dice key of that day's game."""
-    if key is None:
-        key = os.environ.get(DAILY_KEY_ENV, "").encode() or DEFAULT_DAILY_KEY
-    return hmac.new(key, f"daily/{day.isoformat()}".encode(), hashlib.sha256).digest()
-
-
 def daily(name: str = "Player", *, now: datetime | None = None, key: bytes | None = None) -> Setup:
     """Today's daily game (UTC): plain ``farkle``, ten turns, the same dice for everyone."""
     day = daily_day(now)
@@ -256,30 +197,9 @@ def daily(name: str = "Player", *, now: datetime | None = None, key: bytes | Non
 
 # -- friend challenge --------------------------------------------------------------------------------
 
-# Crockford's base 32: digits and capitals without I, L, O, U. Codes are ten symbols, XXXXX-XXXXX: the
-# preset's index in VARIANTS (presets are only ever appended), a 40-bit seed in eight symbols, and a check
-# symbol chosen so that sum(alpha**i * symbol[i]) = 0 in GF(32). Any one wrong symbol, and any two
-# neighbours swapped, break that sum, so a typo is always refused.
-ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-_READ = {ch: i for i, ch in enumerate(ALPHABET)} | {"I": 1, "L": 1, "O": 0}
+# Codes are ten symbols of :mod:`hotdice.codes`, XXXXX-XXXXX: the preset's index in VARIANTS (presets are
+# only ever appended), a 40-bit seed in eight symbols, and the check symbol.
 SEED_BITS = 40
-_EXP = [0] * 62
-_LOG = [0] * 32
-_value = 1
-for _i in range(31):  # powers of alpha, a root of the primitive x^5 + x^2 + 1
-    _EXP[_i] = _EXP[_i + 31] = _value
-    _LOG[_value] = _i
-    _value <<= 1
-    if _value & 32:
-        _value ^= 0b100101
-
-
-def _weighted_sum(symbols: Sequence[int]) -> int:
-    total = 0
-    for i, s in enumerate(symbols):
-        if s:
-            total ^= _EXP[_LOG[s] + i]
-    return total
 
 
 @dataclass(frozen=True)
@@ -304,8 +224,7 @@ class Challenge:
     def code(self) -> str:
         index = [v.name for v in VARIANTS].index(self.preset)
         symbols = [index] + [(self.seed >> (5 * (7 - i))) & 31 for i in range(8)]
-        check = _weighted_sum(symbols)
-        symbols.append(_EXP[(_LOG[check] - 9) % 31] if check else 0)
+        symbols.append(check_symbol(symbols))
         text = "".join(ALPHABET[s] for s in symbols)
         return f"{text[:5]}-{text[5:]}"
 
@@ -317,12 +236,12 @@ class Challenge:
         """Read a code as people type it: any case, I or L for 1, O for 0, dashes and spaces ignored."""
         compact = "".join(ch for ch in text.upper() if ch not in "- \t")
         for ch in compact:
-            if ch not in _READ:
+            if ch not in READ:
                 raise ValueError(f"'{ch}' is not in challenge codes: they use 0-9 and A-Z without I, L, O, U")
         if len(compact) != 10:
             raise ValueError(f"a challenge code has 10 characters (XXXXX-XXXXX), not {len(compact)}")
-        symbols = [_READ[ch] for ch in compact]
-        if _weighted_sum(symbols):
+        symbols = [READ[ch] for ch in compact]
+        if weighted_sum(symbols):
             raise ValueError(f"challenge code '{text.strip()}' has a typo: check it against the code you were sent")
         if symbols[0] >= len(VARIANTS):
             raise ValueError(f"challenge code '{text.strip()}' names a preset this hotdice does not know")
@@ -347,142 +266,3 @@ def challenge(code: Challenge | str, name: str = "Player") -> Setup:
     game = Game(found.rules, _names((name,)), turn_limit=TEN_TURNS)
     seed = found.dice_seed
     return Setup(Mode.CHALLENGE, game, SeededDice(seed), seed=seed, challenge=found)
-
-
-# -- training (never recorded: these are questions, not games) ---------------------------------------
-
-
-@dataclass(frozen=True)
-class Answer:
-    """Whether an answer is right, and why."""
-
-    correct: bool
-    explanation: str
-
-
-def _points(value: float) -> str:
-    text = f"{value:.1f}"
-    return text[:-2] if text.endswith(".0") else text
-
-
-def _dice(dice: Iterable[int]) -> str:
-    return " ".join(map(str, dice))
-
-
-@dataclass(frozen=True)
-class ScoringQuestion:
-    """A scoring quiz question: what is the best score of this roll, and which set-aside gives it?"""
-
-    rules: Rules
-    roll: tuple[int, ...]
-
-    def __post_init__(self) -> None:
-        if not 1 <= len(self.roll) <= self.rules.dice or any(d not in range(1, 7) for d in self.roll):
-            raise DiceError(f"{self.roll} is not a roll of 1 to {self.rules.dice} dice")
-
-    @classmethod
-    def random(cls, rules: Rules, rng: random.Random, dice: int | None = None) -> ScoringQuestion:
-        """A random roll of ``dice`` dice (a random number of them if not given)."""
-        n = rng.randint(1, rules.dice) if dice is None else dice
-        return cls(rules, tuple(rng.randint(1, 6) for _ in range(n)))
-
-    @property
-    def best_score(self) -> int:
-        best = scorer(self.rules).best(self.roll)
-        return best.points if best else 0
-
-    @property
-    def best_set_aside(self) -> SetAside | None:
-        """The set-aside with the most points, fewest dice among equals; None on a farkle."""
-        best = scorer(self.rules).best(self.roll)
-        return best.keep if best else None
-
-    @property
-    def explanation(self) -> str:
-        keep = self.best_set_aside
-        if keep is None:
-            return f"{_dice(self.roll)}: nothing scores, a farkle (0)"
-        parts = ", ".join(f"{c.name} = {c.points}" for c in scorer(self.rules).partition(keep))
-        return f"{_dice(self.roll)}: {parts}; set aside {keep} for {self.best_score}"
-
-    def check_score(self, answer: int) -> Answer:
-        right = answer == self.best_score
-        return Answer(right, ("Right. " if right else f"No, {self.best_score}. ") + self.explanation)
-
-    def check_set_aside(self, answer: str | Iterable[int]) -> Answer:
-        """Right if the set-aside is legal and worth the best score; "farkle" (or "none") when nothing scores."""
-        if isinstance(answer, str) and answer.strip().lower() in ("farkle", "none", "nothing", "-", ""):
-            right = self.best_set_aside is None
-        else:
-            keep = SetAside.parse(answer, self.rules.dice)
-            option = scorer(self.rules).option_for(self.roll, keep)
-            right = option is not None and option.points == self.best_score
-        return Answer(right, ("Right. " if right else "No. ") + self.explanation)
-
-
-@dataclass(frozen=True)
-class Drill:
-    """A bank-or-roll drill: with this turn total and these dice in hand, bank or roll? Solo view (exact)."""
-
-    rules: Rules
-    turn_total: int
-    dice: int
-    entered: bool = True
-    hot_dice: bool = False
-
-    def __post_init__(self) -> None:
-        turn_values(self.rules).value(self.turn_total, self.dice, entered=self.entered, hot_dice=self.hot_dice)
-        if not may_bank(self.rules, self.turn_total, entered=self.entered, hot_dice=self.hot_dice):
-            raise ValueError(
-                f"banking {self.turn_total} is not allowed here under these rules, so there is nothing to decide"
-            )
-
-    @classmethod
-    def random(cls, rules: Rules, rng: random.Random) -> Drill:
-        """A state met in play: a turn played with random dice and set-asides, stopped where banking is allowed."""
-        table = ten_turn_rules(rules).replace(entry=0)
-        while True:
-            game = Game(table, ("drill",))
-            while game.turns_played == (0,):
-                if game.phase is Phase.SET_ASIDE:
-                    game.apply(rng.choice(game.options()).keep)
-                elif game.why_not_bank() is None and rng.random() < 0.4:
-                    return cls(rules, game.turn_total, game.dice_to_roll, hot_dice=game.hot_dice)
-                else:
-                    game.apply("roll")
-                    game.apply_roll(tuple(rng.randint(1, 6) for _ in range(game.dice_to_roll)))
-
-    @property
-    def roll_value(self) -> float:
-        return turn_values(self.rules).roll_value(self.turn_total, self.dice, entered=self.entered)
-
-    @property
-    def bank_value(self) -> float:
-        bank = turn_values(self.rules).bank_value(self.turn_total, entered=self.entered, hot_dice=self.hot_dice)
-        assert bank is not None
-        return bank
-
-    @property
-    def answer(self) -> str:
-        """ "roll" or "bank": the choice with the most expected points (bank when they are equal)."""
-        tv = turn_values(self.rules)
-        rolling = tv.should_roll(self.turn_total, self.dice, entered=self.entered, hot_dice=self.hot_dice)
-        return "roll" if rolling else "bank"
-
-    @property
-    def explanation(self) -> str:
-        hot = " (hot dice)" if self.hot_dice else ""
-        dice = f"{self.dice} {'die' if self.dice == 1 else 'dice'}{hot}"
-        return (
-            f"Rolling {dice} is worth {_points(self.roll_value)} expected points "
-            f"against {_points(self.bank_value)} for banking: {self.answer}"
-        )
-
-    def check(self, answer: str) -> Answer:
-        """Right if the answer is worth as much as the best choice (both are right when they are equal)."""
-        word = {"r": "roll", "roll": "roll", "b": "bank", "bank": "bank"}.get(answer.strip().lower())
-        if word is None:
-            raise ValueError(f"'{answer}' is not an answer: say roll or bank")
-        chosen = self.roll_value if word == "roll" else self.bank_value
-        right = chosen >= max(self.roll_value, self.bank_value) - 1e-9
-        return Answer(right, ("Right. " if right else "No. ") + self.explanation)

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from hotdice.modes import daily_day
+from hotdice.daily import daily_day
 from hotdice.rules import KNOBS, Rules
 from hotdice.scoring import scoring_table
 from hotdice.store.web_models import WebPlayer

@@ -21,7 +21,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from hotdice.dice import SeededDice
-from hotdice.modes import Challenge, Mode, Result, challenge, compare
+from hotdice.modes import Challenge, Mode, Result, challenge
+from hotdice.ranking import compare
 from hotdice.store.web_models import WebChallenge, WebGame, WebPlayer
 from hotdice.variants import VARIANTS
 from hotdice.verify import commitment_of

@@ -1,7 +1,7 @@
 """The daily game on the server: today's ten turns (UTC), one official attempt per player, the leaderboard,
 and the computer's score on the same dice (par), shown to a player once they have finished.
 
-The day's dice key is HMAC(server key, day) (:func:`hotdice.modes.daily_seed`). The server key is
+The day's dice key is HMAC(server key, day) (:func:`hotdice.daily.daily_seed`). The server key is
 ``HOTDICE_DAILY_KEY`` or, when that is not set, a random key the server makes once and keeps in its
 database: the public offline default would let anyone compute the day's dice.
 
@@ -21,8 +21,10 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from hotdice.modes import Mode, Ranked, Result, compare, daily, daily_day, daily_seed
+from hotdice.daily import daily_day, daily_seed
+from hotdice.modes import Mode, Result, daily
 from hotdice.players import make_player, play_game
+from hotdice.ranking import Ranked, compare
 from hotdice.store.web_models import WebDailyPar, WebGame, WebPlayer
 from hotdice.verify import commitment_of
 from hotdice.web.db import hold

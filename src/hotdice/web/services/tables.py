@@ -12,8 +12,9 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from hotdice.codes import ALPHABET
 from hotdice.engine import MAX_PLAYERS
-from hotdice.modes import ALPHABET, together
+from hotdice.modes import together
 from hotdice.rules import Rules, RulesError
 from hotdice.store.web_models import WebPlayer, WebTable, WebTableSeat
 from hotdice.web.db import hold
