@@ -331,9 +331,10 @@ class TableScreen(HotDiceScreen):
         solver = self.query_one("#solver", Static)
         solver.display = self.hard_status is not None and not self.hard_status.ready and game.outcome is None
         if solver.display and self.hard_status is not None:
-            waits = self.session.waits and self.hard_status.state != "failed"  # failed: it plays expected points
-            keys = ("table.hard_working_wait", "table.hard_waiting_wait") if waits else ("table.hard_working",)
-            solver.update(self._solver_line(self.hard_status, *keys))
+            if self.session.waits and self.hard_status.state != "failed":  # failed: it plays expected points
+                solver.update(self._solver_line(self.hard_status, "table.hard_working_wait", "table.hard_waiting_wait"))
+            else:
+                solver.update(self._solver_line(self.hard_status, "table.hard_working"))
         self.say(self.message)
         pad = self.query_one("#pad-input", Input)
         waiting_for_dice = game.phase is Phase.CHANCE and self.session.mode is Mode.PAD
