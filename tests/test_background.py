@@ -19,7 +19,7 @@ import pytest
 from hotdice import coach
 from hotdice.coach import advise, measure_now
 from hotdice.engine import Game
-from hotdice.players.skilled import HardPlayer, at_once
+from hotdice.players.skilled import HardPlayer, MediumPlayer, at_once, pending
 from hotdice.players.solver import MAX_PENALTY_TARGET, MAX_TARGET, TooLong, affordable, refusal, solved
 from hotdice.players.solver import background as bg
 from hotdice.players.solver.race import solve_race
@@ -149,3 +149,29 @@ def test_a_front_end_hard_plays_expected_points_until_its_table_is_ready(monkeyp
     assert hard.choose(game) == advise(game, "points").best.action
     until_ready(own, "two", rules)
     assert measure_now(game) == ("win", bg.READY)
+
+
+def test_a_patient_hard_waits_for_its_table_and_only_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    own = bg.Solver()
+    monkeypatch.setattr(coach, "SOLVER", own)
+    rules = fresh_rules("farkle,target=1500")
+    game = Game(rules, ["you", "hard"])
+    rng = random.Random(1)
+    patient, impatient, medium = HardPlayer(rng), HardPlayer(rng), MediumPlayer(rng)
+    at_once(patient, patient=True)
+    at_once(impatient)
+    at_once(medium, patient=True)  # only Hard has a table to wait for
+    status = pending(patient, game)  # asks the solver, never solves here
+    assert status is not None and status.state in ("queued", "solving")
+    assert pending(impatient, game) is None and pending(medium, game) is None
+    until_ready(own, "two", rules)
+    assert pending(patient, game) is None and patient.choose(game) == advise(game, "win").best.action
+    failed = fresh_rules("farkle,target=1500")
+    monkeypatch.setattr(bg, "two_player_solution", lambda rules: 1 / 0)  # the solve fails
+    until_failed = Game(failed, ["you", "hard"])
+    pending(patient, until_failed)
+    deadline = time.monotonic() + 30
+    while (own.status("two", failed) or bg.READY).state != "failed":
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    assert pending(patient, until_failed) is None  # a failed solve: it plays expected points, as today

@@ -692,3 +692,83 @@ def test_the_table_shows_how_far_hard_has_worked_out_the_rules(monkeypatch: pyte
             assert "Hard is working out" not in screen_text(app)
 
     asyncio.run(run())
+
+
+def test_hard_waits_for_its_exact_play_when_the_settings_say_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hotdice.engine import Game
+    from hotdice.players.solver import background
+    from hotdice.scoring import parse_dice
+    from hotdice.tui.prefs import Prefs
+    from tests.test_background import fresh_rules
+
+    hold = threading.Event()
+    real = background.two_player_solution
+
+    def held(rules: Rules) -> object:
+        hold.wait(60)
+        return real(rules)
+
+    monkeypatch.setattr(background, "two_player_solution", held)
+    rules = fresh_rules("farkle,target=1500")
+
+    async def keys(pilot: object, *names: str) -> None:
+        """Keys pressed without waiting for the workers: the computer's waits for the held solve."""
+        app = pilot.app  # type: ignore[attr-defined]
+        for name in names:
+            app.post_message(events.Key(name, _CHARS.get(name, name if len(name) == 1 else None)))
+        await pilot.pause(0.05)  # type: ignore[attr-defined]
+
+    async def run() -> None:
+        app = make_app(str(rules), warm=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "settings")
+            ids = [o.id for o in app.screen.query_one("#settings-list").options]
+            await press(pilot, *["down"] * ids.index("hard_waits"), "enter", "escape")
+            assert app.prefs.hard_waits and Prefs.load().hard_waits  # kept for next time
+            await menu(pilot, "versus-hard")
+            screen = table(app)
+            assert screen.session.waits
+            shown = screen_text(app)
+            assert "Hard is working out these rules:" in shown and "it waits for its exact play" in shown, shown
+            deadline = time.monotonic() + 60
+            while not screen.session.computer_to_act():  # the player's own turn is not held
+                assert time.monotonic() < deadline
+                await keys(pilot, *keys_for(screen, 300))
+            start = len(screen.session.game.history)
+            for _ in range(5):  # the computer holds its move, thinking, while the UI goes on
+                await pilot.pause(0.1)
+                assert len(screen.session.game.history) == start and screen.thinking
+            shown = screen_text(app)
+            assert "is thinking" in shown and "it waits for its exact play" in shown, shown
+            hold.set()
+            deadline = time.monotonic() + 120
+            while len(screen.session.game.history) == start:
+                assert time.monotonic() < deadline, "Hard never played"
+                await pilot.pause(0.1)
+            await settle(pilot)
+            record = screen.session.record()
+        # Every move of the computer's turn that waited is the exact one (the chance to win).
+        game = Game(Rules.parse(record.rules), players=record.players, first=record.first)
+        checked = 0
+        for k, line in enumerate(record.history):
+            if k >= start and game.to_act == 1:
+                advice = advise(game)
+                probe = Game(game.rules, players=record.players, first=record.first)
+                for earlier in record.history[:k]:
+                    apply_line(probe, earlier)
+                probe.apply(advice.best.action)
+                assert advice.measure == "win" and probe.history[-1] == line, (k, line, advice)
+                checked += 1
+            elif k > start and game.to_act == 0:
+                break
+            apply_line(game, line)
+        assert checked >= 1
+
+    def apply_line(game: Game, line: str) -> None:
+        if line.startswith("dice "):
+            game.apply_roll(parse_dice(line[len("dice "):], game.rules.dice))
+        else:
+            game.apply(line)
+
+    asyncio.run(run())

@@ -517,6 +517,44 @@ def test_hard_plays_at_once_in_expected_points_while_its_table_is_solved(
     assert wait_ready(alice, view)["solver"] == {"state": "ready", "progress": 1.0, "reason": None}
 
 
+def test_hard_waits_for_its_exact_play_when_the_player_chose_it(
+        app: FastAPI, alice: TestClient, held_solves: threading.Event) -> None:
+    rules = fresh_rules("farkle,target=3000")
+    assert "only Hard waits" in alice.post("/api/games", json={"mode": "versus", "level": "medium", "wait": True,
+                                                                "rules": str(rules)}).json()["detail"]
+    view = new_game(alice, mode="versus", level="hard", wait=True, rules=str(rules))
+    assert [p["wait"] for p in view["players"]] == [False, True]
+    while view["to_act"] == 0:  # the player's own turn goes on while the solve is pending
+        view = act(alice, view, {"then": "bank"} if view["can_bank"] else next_intent(view))["game"]
+    assert view["outcome"] is None
+    for _ in range(2):  # asked again and again: still no move, only how far the table is
+        answer = alice.post(f"/api/games/{view['id']}/computer", json={"n": view["n"]})
+        assert answer.status_code == 200
+        waited = answer.json()
+        assert not waited["applied"] and waited["waiting"]["state"] in ("queued", "solving")
+        assert re.fullmatch(r"waiting for Hard's table: \d+ %", waited["message"]), waited["message"]
+        assert waited["game"]["n"] == view["n"] and waited["game"]["solver"]["state"] in ("queued", "solving")
+    assert len(game_of(app, view["id"]).history) == view["n"]
+    held_solves.set()
+    view = wait_ready(alice, view)
+    steps = 0
+    while view["to_act"] == 1 and view["outcome"] is None:  # now every move is the exact one
+        before = game_of(app, view["id"])
+        stepped = alice.post(f"/api/games/{view['id']}/computer", json={"n": view["n"]}).json()
+        assert stepped["applied"] and "waiting" not in stepped
+        view = stepped["game"]
+        line = game_of(app, view["id"]).history[len(before.history)]
+        exact = advise(before)
+        assert exact.measure == "win"
+        if exact.best.action == ROLL:
+            assert line.startswith("roll"), line
+        else:
+            before.apply(exact.best.action)
+            assert before.history[-1] == line
+        steps += 1
+    assert steps >= 1
+
+
 def test_a_race_hint_never_waits_for_its_table(alice: TestClient, held_solves: threading.Event) -> None:
     view = act(alice, new_game(alice, mode="race", rules=str(fresh_rules("farkle,target=1000"))), {"then": "roll"})[
         "game"]

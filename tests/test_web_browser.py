@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Response, expect, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
 from hotdice.record import Record
@@ -238,6 +238,35 @@ def test_hard_shows_how_far_it_has_worked_out_new_rules(open_page: Open) -> None
     expect(line).to_contain_text("plays for expected points")
     expect(line).to_be_hidden(timeout=120_000)  # asked again every second until the table is ready
     assert api_view(page, game_id(page))["solver"]["state"] == "ready"
+
+
+def test_hard_waits_for_its_exact_play_if_the_player_chose_it(open_page: Open) -> None:
+    page = open_page("player")
+    page.goto("/")
+    expect(page.locator("#versus-wait")).to_have_count(0)  # a table at hand: Hard plays exactly at once
+    set_rules(page, str(fresh_rules("farkle,target=8000")))  # unsolved: longer to solve than the player's turn
+    page.goto("/")
+    page.get_by_label("Hard waits for its exact play").check()
+    page.get_by_role("button", name="Hard").click()
+    page.wait_for_url("**/play/**")
+    gid = game_id(page)
+    line = page.locator("#solver-line")
+    expect(line).to_contain_text(re.compile(r"Hard is working out these rules: \d+\.\d\u202f%"), timeout=5_000)
+    expect(line).to_contain_text("it waits for its exact play")
+    answers: list[Response] = []
+    page.on("response", lambda r: answers.append(r) if r.url.endswith("/computer") else None)
+    view = api_view(page, gid)
+    assert view["players"][1]["wait"]
+    while view["to_act"] == 0 and view["outcome"] is None:  # the player's own turn is not held
+        act_once(page, view)
+        page.wait_for_function(f"() => Number(document.getElementById('table').dataset.n) > {view['n']}")
+        view = api_view(page, gid)
+    assert view["outcome"] is None
+    expect(line).to_contain_text("it waits for its exact play")  # the computer's turn, its table still pending
+    expect(line).to_be_hidden(timeout=240_000)  # the computer's step asked again every second until then
+    shows(page, view["n"] + 1)  # then Hard plays
+    waited = [a.json() for a in answers if a.json().get("waiting")]
+    assert waited and all(w["game"]["n"] == view["n"] for w in waited)  # no move while it waited
 
 
 def test_a_pass_and_play_game_of_three(open_page: Open) -> None:

@@ -10,8 +10,9 @@ import random
 
 from hotdice.coach import advise, measure_now
 from hotdice.engine import BANK, ROLL, Action, Game, Phase
+from hotdice.players.solver.background import Status
 
-__all__ = ["EasyPlayer", "HardPlayer", "MediumPlayer", "at_once"]
+__all__ = ["EasyPlayer", "HardPlayer", "MediumPlayer", "at_once", "pending"]
 
 
 class EasyPlayer:
@@ -48,19 +49,35 @@ class HardPlayer:
     (a fixed number of turns); with three or more players, the documented approximation of the coach.
 
     ``wait=False`` (the front ends): a table not at hand is asked of the background solver, and until it is
-    ready the move is the one of most expected points (:func:`hotdice.coach.measure_now`)."""
+    ready the move is the one of most expected points (:func:`hotdice.coach.measure_now`), unless the player
+    chose that it be ``patient``: then the front end holds its move until the table is ready (:func:`pending`)."""
 
     name = "hard"
 
     def __init__(self, rng: random.Random, wait: bool = True) -> None:
         self.rng = rng
         self.wait = wait
+        self.patient = False
 
     def choose(self, game: Game) -> Action:
         return advise(game, None if self.wait else measure_now(game)[0]).best.action
 
 
-def at_once(player: object) -> None:
-    """Make a Hard player a front end's: it never waits for a solve (see :class:`HardPlayer`)."""
+def at_once(player: object, patient: bool = False) -> None:
+    """Make a Hard player a front end's: it never solves a table itself (see :class:`HardPlayer`);
+    ``patient``: the player chose that it wait for its exact play rather than play expected points meanwhile."""
     if isinstance(player, HardPlayer):
         player.wait = False
+        player.patient = patient
+
+
+def pending(player: object, game: Game) -> Status | None:
+    """The status of the table a patient Hard player waits for before its move, asked of the background solver
+    (never solved here); None when it may move now: its table is ready or needs none, or the solve failed
+    (then it plays expected points, as an impatient one does)."""
+    if not isinstance(player, HardPlayer) or not player.patient:
+        return None
+    status = measure_now(game)[1]
+    if status is None or status.state not in ("queued", "solving", "full"):
+        return None
+    return status

@@ -107,7 +107,7 @@ class HotDiceApp(App[None]):
 
         if item == "resume":
             try:
-                self._open(Session.load(rng=self.rng))
+                self._open(Session.load(rng=self.rng, waits=self.prefs.hard_waits))
             except SaveError as exc:
                 self.notify(str(exc), severity="error")
         elif item in ("solo", "race", "daily") or item.startswith("versus-"):
@@ -173,7 +173,7 @@ class HotDiceApp(App[None]):
         if replace:
             self.pop_screen()
         rng = random.Random(self.rng.getrandbits(64))
-        self._open(Session(setup, level=kind.level, rng=rng))
+        self._open(Session(setup, level=kind.level, rng=rng, waits=self.prefs.hard_waits))
         return None
 
     def _open(self, session: Session) -> None:

@@ -1,4 +1,5 @@
-"""The player's settings for the terminal game (language, name, rules), kept in the user data folder.
+"""The player's settings for the terminal game (language, name, rules, whether Hard waits for its exact play),
+kept in the user data folder.
 
 The folder is the statistics database's (:func:`hotdice.store.data_dir`: ``$HOTDICE_DATA_DIR`` or the user's
 data folder), so one variable moves everything. A settings file that cannot be read is ignored: settings
@@ -26,6 +27,7 @@ class Prefs:
     lang: str | None = None  # None: from the locale
     rules: str = "farkle"
     name: str = ""  # "" : the translated "You"
+    hard_waits: bool = False  # Hard holds its move until its table is solved, rather than play expected points
 
     @staticmethod
     def path() -> Path:
@@ -44,6 +46,8 @@ class Prefs:
             prefs.lang = data["lang"]
         if isinstance(data.get("name"), str):
             prefs.name = data["name"].strip()[:40]
+        if isinstance(data.get("hard_waits"), bool):
+            prefs.hard_waits = data["hard_waits"]
         if isinstance(data.get("rules"), str):
             with contextlib.suppress(RulesError):
                 prefs.rules = str(Rules.parse(data["rules"]))

@@ -62,6 +62,7 @@ class Session:
     setup: Setup
     level: str | None = None  # the computer's level in a game against it
     resumed: bool = False  # continued from the saved game: finishing it clears the save
+    waits: bool = False  # Hard waits for its exact play while its table is solved (the player's setting)
     rng: random.Random = field(default_factory=random.Random)
     computer: Player | None = field(init=False, default=None)
 
@@ -70,7 +71,8 @@ class Session:
             from hotdice.players.skilled import at_once
 
             self.computer = make_player(computer_spec(self.level or "medium"), self.rng)
-            at_once(self.computer)  # Hard plays expected points while its table is solved in the background
+            # Hard plays expected points while its table is solved in the background, or waits if so chosen.
+            at_once(self.computer, patient=self.waits)
 
     @property
     def game(self) -> Game:
@@ -110,7 +112,7 @@ class Session:
         return path
 
     @classmethod
-    def load(cls, path: Path | None = None, rng: random.Random | None = None) -> Session:
+    def load(cls, path: Path | None = None, rng: random.Random | None = None, waits: bool = False) -> Session:
         """The saved game, replayed by the engine; SaveError if it is missing, unreadable or altered."""
         path = save_path() if path is None else path
         try:
@@ -147,7 +149,7 @@ class Session:
             raise SaveError(f"the saved game {path} cannot be resumed: {exc}") from None
         if game.outcome is not None:
             raise SaveError(f"the saved game {path} is already over")
-        return cls(setup, level=level, resumed=True, rng=rng if rng is not None else random.Random())
+        return cls(setup, level=level, resumed=True, rng=rng if rng is not None else random.Random(), waits=waits)
 
     # -- the result ------------------------------------------------------------------------------
 

@@ -90,6 +90,7 @@ class ActedOut(BaseModel):
     applied: bool
     message: str
     game: dict[str, Any]
+    waiting: dict[str, Any] | None = None  # a computer step not taken: the table its Hard waits for
 
 
 _WHY = {
@@ -130,6 +131,7 @@ class NewGame(_Body):
     names: Annotated[list[Name], Field(min_length=1, max_length=MAX_PLAYERS)] | None = None
     level: Annotated[str, Field(max_length=16)] = "medium"
     roll_off: bool = False
+    wait: bool = False  # Hard waits for its exact play while its table is solved (else: expected points)
     rules: RulesText | None = None
 
 

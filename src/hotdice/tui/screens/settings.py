@@ -1,4 +1,5 @@
-"""Settings: language, name, the preset, house rules as toggles, and the shareable rules string.
+"""Settings: language, name, the preset, house rules as toggles, the shareable rules string, and whether Hard
+waits for its exact play while its table is solved.
 
 Every change goes through :meth:`hotdice.rules.Rules.replace` or :meth:`~hotdice.rules.Rules.parse`, so a
 combination no table can play is refused with the rules' own reason. Settings are kept for next time.
@@ -90,6 +91,7 @@ class SettingsScreen(HotDiceScreen):
         ]
         for knob in CHOICES:
             out.append((knob, t(f"knob.{knob}"), self.shown(knob, getattr(rules, knob))))
+        out.append(("hard_waits", t("settings.hard_waits"), self.shown("hard_waits", app.prefs.hard_waits)))
         return out
 
     def shown(self, knob: str, value: Any) -> str:
@@ -140,6 +142,8 @@ class SettingsScreen(HotDiceScreen):
         elif key == "preset":
             preset = cycle(tuple(v.name for v in VARIANTS), str(app.rules).split(",")[0], step)
             self.use(find_variant(preset).rules)
+        elif key == "hard_waits":
+            app.prefs.hard_waits = not app.prefs.hard_waits
         elif key is not None:
             value = cycle(CHOICES[key], getattr(app.rules, key), step)
             try:

@@ -9,6 +9,7 @@ which dice are picked, the cursor, and how far it has told the game's events.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -18,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, RichLog, Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from hotdice.coach import Advice, advise, measure_now
 from hotdice.engine import (
@@ -36,6 +37,7 @@ from hotdice.engine import (
 )
 from hotdice.modes import Mode, shown_rules
 from hotdice.odds import roll_odds
+from hotdice.players.skilled import pending
 from hotdice.players.solver.background import SOLVER, Status
 from hotdice.scoring import DiceError, Option, SetAside, parse_dice, scorer
 from hotdice.tui.screens.base import HotDiceScreen
@@ -329,7 +331,10 @@ class TableScreen(HotDiceScreen):
         solver = self.query_one("#solver", Static)
         solver.display = self.hard_status is not None and not self.hard_status.ready and game.outcome is None
         if solver.display and self.hard_status is not None:
-            solver.update(self._solver_line(self.hard_status, "table.hard_working"))
+            if self.session.waits and self.hard_status.state != "failed":  # failed: it plays expected points
+                solver.update(self._solver_line(self.hard_status, "table.hard_working_wait", "table.hard_waiting_wait"))
+            else:
+                solver.update(self._solver_line(self.hard_status, "table.hard_working"))
         self.say(self.message)
         pad = self.query_one("#pad-input", Input)
         waiting_for_dice = game.phase is Phase.CHANCE and self.session.mode is Mode.PAD
@@ -578,11 +583,11 @@ class TableScreen(HotDiceScreen):
             self.hard_status = status
             self.draw()
 
-    def _solver_line(self, status: Status, key: str) -> str:
+    def _solver_line(self, status: Status, key: str, waiting_key: str = "table.hard_waiting") -> str:
         t = self.hotdice.t
         if status.state in ("queued", "solving"):
             return t(key, percent=t.percent(status.progress))
-        return t("table.hard_waiting", reason=status.reason or status.state)
+        return t(waiting_key, reason=status.reason or status.state)
 
     def _measure(self, measure: str, value: float) -> str:
         t = self.hotdice.t
@@ -625,6 +630,8 @@ class TableScreen(HotDiceScreen):
             if worker.is_cancelled or self.leaving:
                 break
             self.app.call_from_thread(self.set_thinking, True)
+            if not self.wait_for_table(worker):
+                break
             action = computer.choose(self.session.game)
             self.app.call_from_thread(self.set_thinking, False)
             if isinstance(action, SetAside):
@@ -632,6 +639,23 @@ class TableScreen(HotDiceScreen):
                 self.skip.wait(pace / 2)
             self.app.call_from_thread(self.apply_computer, action)
         self.app.call_from_thread(self.computer_done)
+
+    def wait_for_table(self, worker: Worker[None]) -> bool:
+        """Hold the computer's move while its Hard waits for its exact table (the player chose so), solved by
+        the background solver; its line tells how far it is. False if the game is left meanwhile."""
+        if pending(self.session.computer, self.session.game) is None:
+            return True
+        self.app.call_from_thread(self.show_waiting)
+        while pending(self.session.computer, self.session.game) is not None:
+            if worker.is_cancelled or self.leaving:
+                return False
+            time.sleep(0.1)
+        return True
+
+    def show_waiting(self) -> None:
+        """The wait may be long: the moment of the player's turn gives way to "... is thinking"."""
+        self.moment = ("", "")
+        self.draw()
 
     def set_thinking(self, thinking: bool) -> None:
         self.thinking = thinking

@@ -13,6 +13,7 @@ import orjson
 from fastapi import APIRouter, Response
 from sqlalchemy.orm import Session
 
+from hotdice.players.solver.background import Status
 from hotdice.record import Record
 from hotdice.web.deps import HubDep, PlayerDep, PlayerIdDep, SessionDep, TranslatorDep, VisitorDep
 from hotdice.web.hub import Hub
@@ -49,15 +50,25 @@ def _answer(acted: Acted, session: Session, hub: HubDep) -> Response:
         session.commit()
     if acted.written is not None:
         games.keep(acted.written)  # committed: the next action may take it as it is
+    if acted.waiting is not None:
+        return answer_json({"applied": False, "message": _waiting(acted.waiting), "game": acted.view,
+                            "waiting": acted.waiting.json()})
     message = "done" if acted.applied else "this action was already applied: nothing changed"
     return answer_json({"applied": acted.applied, "message": message, "game": acted.view})
+
+
+def _waiting(status: Status) -> str:
+    """What a computer step not taken says: how far the table its Hard waits for is."""
+    if status.state == "full":
+        return f"waiting for Hard's table: {status.reason}"
+    return f"waiting for Hard's table: {round(100 * status.progress)} %"
 
 
 @router.post("", status_code=201, response_model=Made)
 def new_game(body: NewGame, player: PlayerDep, session: SessionDep, t: TranslatorDep) -> dict[str, Any]:
     computer = f"{t('game.computer')} ({t('level.' + body.level)})" if body.level in games.LEVELS else ""
     row = games.create(session, player, body.mode, rules=body.rules, names=body.names, level=body.level,
-                       roll_off=body.roll_off, computer_name=computer)
+                       roll_off=body.roll_off, computer_name=computer, wait=body.wait)
     session.commit()
     return {"id": row.id, "url": f"/play/{row.id}"}
 

@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from hotdice.daily import daily_day
+from hotdice.players.solver import affordable, solved
 from hotdice.rules import KNOBS, Rules
 from hotdice.scoring import scoring_table
 from hotdice.store.web_models import WebPlayer
@@ -53,8 +54,10 @@ def _name(visitor: WebPlayer | None, t: Translator) -> str:
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request, t: TranslatorDep, visitor: VisitorDep) -> HTMLResponse:
     rules = Rules.parse(visitor.rules if visitor is not None else "farkle")
+    # Hard's choice to wait for its exact play is offered where it would wait: its table is not at hand yet.
+    hard_unsolved = affordable(rules) and not solved(rules)
     return render(request, t, "home.html", name=_name(visitor, t), rules=str(rules), target=rules.target,
-                  day=daily_day().isoformat(), presets=VARIANTS)
+                  day=daily_day().isoformat(), presets=VARIANTS, hard_unsolved=hard_unsolved)
 
 
 @router.get("/play/{game_id}", response_class=HTMLResponse)

@@ -40,7 +40,7 @@ from hotdice.modes import Mode, Setup, pad, race, shown_rules, solo, together, v
 from hotdice.odds import roll_odds
 from hotdice.players import LEVELS, computer_spec, make_player
 from hotdice.players.solver import refusal
-from hotdice.players.solver.background import SOLVER
+from hotdice.players.solver.background import SOLVER, Status
 from hotdice.record import Record, RecordError, record_of, replay, state_json, time_text
 from hotdice.rules import Rules, RulesError
 from hotdice.scoring import DiceError, SetAside, parse_dice
@@ -187,8 +187,10 @@ def create(
     level: str = "medium",
     roll_off: bool = False,
     computer_name: str = "Computer",
+    wait: bool = False,
 ) -> WebGame:
-    """A new game of one of the modes played on one device: solo, race, versus, together, pad."""
+    """A new game of one of the modes played on one device: solo, race, versus, together, pad; ``wait``: Hard
+    waits for its exact play while its table is solved, rather than play expected points meanwhile."""
     try:
         table = Rules.parse(rules if rules is not None else owner.rules)
     except RulesError as exc:
@@ -209,6 +211,10 @@ def create(
                     SOLVER.request("two", table)  # in the background: the table's view tells how far it is
                 setup = versus(table, people[0], computer_name, hold_roll_off=roll_off)
                 seats = [human_seat(), {"kind": "computer", "spec": computer_spec(level), "level": level}]
+                if wait:
+                    if level != "hard":
+                        raise BadRequest("only Hard waits for its exact play: wait goes with level hard")
+                    seats[1]["wait"] = True
             case Mode.TOGETHER:
                 setup = together(table, people, hold_roll_off=roll_off)
                 seats = [human_seat() for _ in people]
@@ -398,6 +404,7 @@ class Acted:
     finished: bool = False
     written: Loaded | None = None
     announced: bool = False  # the live update went with the write (:data:`_SAVE_AND_NOTIFY`)
+    waiting: Status | None = None  # the computer's step not taken: its Hard waits for this table (its player chose)
 
 
 # What the caller would announce of a game's new view, as text to send with its write (Hub.within), or None.
@@ -519,12 +526,15 @@ def computer_step(session: Session, game_id: str, viewer_id: str, n: int, notice
     at = datetime.now(UTC)
     _refuse_once_revealed(session, loaded, viewer_id, at)
     # The computer's randomness is fixed by the game and the moment: asking again gives the same decision.
-    from hotdice.players.skilled import at_once
+    from hotdice.players.skilled import at_once, pending
 
     rng = random.Random(f"{loaded.row.id}/{n}")
     try:
         player = make_player(spec, rng)
-        at_once(player)  # Hard plays expected points until its table is solved, in the background
+        # Hard plays expected points until its table is solved, in the background; or waits, if so chosen.
+        at_once(player, patient=loaded.seats[seat].get("wait", False))
+        if (waiting := pending(player, game)) is not None:
+            return Acted(seen(loaded, viewer_id), applied=False, waiting=waiting)
         action = player.choose(game)
     except ValueError:  # rules its solver does not cover: this decision is the plain player's
         action = make_player(FALLBACK_PLAYER, rng).choose(game)
@@ -651,6 +661,7 @@ def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
                 "farkles_in_row": game.farkles_in_row[i],
                 "turns": game.turns_played[i],
                 "computer": loaded.seats[i].get("level") if loaded.seats[i]["kind"] == "computer" else None,
+                "wait": loaded.seats[i].get("wait", False),  # Hard holds its move until its table is ready
             }
             for i, name in enumerate(game.players)
         ],

@@ -34,6 +34,7 @@
     button.addEventListener("click", () => {
       const body = JSON.parse(button.dataset.newGame);
       if (button.dataset.rollOff) body.roll_off = document.querySelector(button.dataset.rollOff).checked;
+      if (button.dataset.wait) body.wait = document.querySelector(button.dataset.wait).checked;
       start(button, body);
     });
   });

@@ -294,7 +294,7 @@
     const humans = view.players.filter((p) => !p.computer).map((p) => p.name);
     const computer = view.players.find((p) => p.computer);
     const body = { mode: view.mode, names: humans, roll_off: view.roll_off !== null };
-    if (computer) body.level = computer.computer;
+    if (computer) Object.assign(body, { level: computer.computer, wait: computer.wait });
     try {
       const made = await api("POST", "/api/games", body);
       window.location.assign(made.url);
@@ -321,16 +321,21 @@
 
   let solverTimer = null;
 
-  function solverText(status, key) {
+  function solverText(status, key, waitingKey = "table.hard_waiting") {
     if (status.state === "queued" || status.state === "solving") return t(key, { percent: pct(status.progress) });
-    return t("table.hard_waiting", { reason: status.reason || status.state });
+    return t(waitingKey, { reason: status.reason || status.state });
   }
 
   function renderSolver() {
     const line = $("solver-line");
     const status = view.solver;
     line.hidden = !status || status.state === "ready";
-    if (!line.hidden) line.textContent = solverText(status, "table.hard_working");
+    // Hard waits for its exact play if the player chose so (a failed solve: it plays expected points).
+    const waits = view.players.some((p) => p.wait) && status && status.state !== "failed";
+    if (!line.hidden) {
+      line.textContent = waits ? solverText(status, "table.hard_working_wait", "table.hard_waiting_wait")
+        : solverText(status, "table.hard_working");
+    }
     clearTimeout(solverTimer);
     if (line.hidden || !["queued", "solving", "full"].includes(status.state)) return; // refused, failed: final
     solverTimer = setTimeout(async () => {
@@ -469,6 +474,12 @@
   async function step() {
     try {
       const data = await api("POST", `/api/games/${view.id}/computer`, { n: view.n });
+      if (data.waiting) { // Hard waits for its table (its line tells how far it is): asked again in a second
+        view.solver = data.waiting;
+        renderSolver();
+        stepTimer = setTimeout(step, 1000);
+        return;
+      }
       update(data.game);
     } catch (err) {
       if (err.body && err.body.game) update(err.body.game);
