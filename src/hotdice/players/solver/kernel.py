@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["crossing_band", "final_turn_table", "solve_two_players", "penalty_pass", "turn_sweep"]
+__all__ = ["crossing_band", "final_turn_table", "penalty_pass", "solve_two_players", "turn_sweep"]
 
 LAST_ROUND, FIRST, EXACT = 0, 1, 2
 
