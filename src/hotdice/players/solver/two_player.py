@@ -164,7 +164,7 @@ def solve_two_players(rules: Rules, tol: float = 1e-12, progress: Progress | Non
         bottom = max(0, top - step + 1)
         kernel.solve_two_players(w4, end, target, past, st.score, st.entered, offset, st.may_bank, st.records,
                                  final, tol, *targs, st.tmax, top, bottom)
-        done += sum(min(s, 2 * n - 2 - s) // 2 + 1 for s in range(bottom, top + 1))
+        done += _pairs(bottom, top, n)
         if progress is not None:
             progress(share * min(1.0, done / pairs))
         top = bottom - 1
@@ -176,6 +176,11 @@ def solve_two_players(rules: Rules, tol: float = 1e-12, progress: Progress | Non
         if progress is not None:
             progress(1.0)
     return TwoPlayerSolution(rules, st, tb, w4, final, time.perf_counter() - started, passes)
+
+
+def _pairs(bottom: int, top: int, n: int) -> int:
+    """The pairs of seats {i, j} (of n seats) whose sum is from ``bottom`` to ``top``: what a slice solves."""
+    return sum(min(s, 2 * n - 2 - s) // 2 + 1 for s in range(bottom, top + 1))
 
 
 def _penalty_passes(w4: npt.NDArray[np.float64], rules: Rules, st: Seats, final: npt.NDArray[np.float64],
@@ -201,7 +206,7 @@ def _penalty_passes(w4: npt.NDArray[np.float64], rules: Rules, st: Seats, final:
             change = max(change, kernel.penalty_pass(
                 w4, pen, _END_CODE[rules.end], st.target, beyond(rules), st.score, st.entered,
                 1 if rules.entry > 0 else 0, st.may_bank, st.records, final, *targs, st.tmax, level, bottom))
-            done += sum(min(s, top - s) // 2 + 1 for s in range(bottom, level + 1))
+            done += _pairs(bottom, level, n)
             if progress is not None:
                 # Never backwards, and short of the end until the passes stop.
                 told = max(told, min(0.99, PENALTY_GUESS_SHARE
