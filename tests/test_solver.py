@@ -36,7 +36,7 @@ from hotdice.odds import rolls_with_probability
 from hotdice.players import make_player, play_game
 from hotdice.players.solver import race_solution, two_player_solution
 from hotdice.players.solver.check import check
-from hotdice.players.solver.two_player import TwoPlayerSolution
+from hotdice.players.solver.two_player import PENALTY_GUESS_SHARE, TwoPlayerSolution, solve_two_players
 from hotdice.rules import End, HotDice, Rules
 from hotdice.scoring import scorer
 from hotdice.simulate import simulate
@@ -498,6 +498,16 @@ def test_check_finds_no_residual_in_the_penalty_table(text: str) -> None:
     assert check(sol) <= tolerance(text)
     without = two_player_solution(rules.replace(three_farkles=0))
     assert np.max(np.abs(sol.w - without.w)) > 1e-3  # the penalty changes the values
+
+
+def test_progress_moves_during_the_penalty_passes() -> None:
+    # The passes are most of such a solve: the background solver's share must move inside them, not jump
+    # from the first guess's share to the end.
+    shares: list[float] = []
+    sol = solve_two_players(Rules.parse("farkle,target=300,three_farkles=500"), progress=shares.append)
+    during = {s for s in shares if PENALTY_GUESS_SHARE < s < 1.0}
+    assert shares == sorted(shares) and shares[-1] == 1.0
+    assert len(during) > 2 * sol.passes  # several reports in every pass
 
 
 # -- Monte Carlo through the real engine --------------------------------------------------------------

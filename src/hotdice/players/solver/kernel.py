@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["crossing_band", "final_turn_table", "solve_two_players", "solve_two_players_penalty", "turn_sweep"]
+__all__ = ["crossing_band", "final_turn_table", "penalty_pass", "solve_two_players", "turn_sweep"]
 
 LAST_ROUND, FIRST, EXACT = 0, 1, 2
 
@@ -258,40 +258,27 @@ def solve_two_players(w, end, target, beyond, score, entered, offset, may_bank, 
 
 
 @njit(cache=True, parallel=True)
-def solve_two_players_penalty(w, penalty_seat, end, target, beyond, score, entered, offset, may_bank, records,
-                              final, tol, n_all, far, near, tmaxes):  # pragma: no cover - compiled
-    """Fill w[i, j, fi, fj] under the three-farkle penalty (fi, fj: farkles in a row, 0 to 2), starting from
-    the values it holds (the game without the penalty is a close guess).
+def penalty_pass(w, penalty_seat, end, target, beyond, score, entered, offset, may_bank, records, final,
+                 n_all, far, near, tmaxes, top, bottom):  # pragma: no cover - compiled
+    """One pass over the seat sums ``top`` down to ``bottom`` of w[i, j, fi, fj] under the three-farkle penalty
+    (fi, fj: farkles in a row, 0 to 2); returns the largest change of a value.
 
-    The third farkle in a row moves a player down to penalty_seat[i], to a lower seat sum, read from the
-    previous pass: passes over the whole table by decreasing seat sum are repeated. Within a pass, the 18
-    states of a pair of seats {i, j} (both orders, every count) are tied by lost turns and take one step of
-    Newton's method together; banks only lead to higher sums, updated earlier in the pass, so each pass
-    uses the freshest values. The largest change shrinks by a steady factor from one pass to the next
-    (about 1/60 under farkle): passes stop once the change still to come, estimated from the last two, is
-    below ``tol``. A pass costs 18 sweeps of a turn per pair, so every pass saved counts. Returns the
-    number of passes.
+    The third farkle in a row moves a player down to penalty_seat[i], a lower seat sum, read as the previous
+    pass left it: passes are repeated (``two_player``). The 18 states of a pair of seats {i, j} (both orders,
+    every count) are tied by lost turns and take one step of Newton's method together; banks lead to higher
+    sums, solved earlier in the pass, so each pass uses the freshest values.
     """
     seats = w.shape[0]
-    previous = 0.0
-    for sweep in range(200):
-        change = 0.0
-        for level in range(2 * seats - 2, -1, -1):
-            lo = max(0, level - seats + 1)
-            hi = level // 2
-            moved = np.zeros(hi + 1)
-            for i in prange(lo, hi + 1):
-                j = level - i
-                moved[i] = _solve_pair(w, penalty_seat, i, j, end, target, beyond, score, entered, offset,
-                                       may_bank, records, final, n_all, far, near, tmaxes)
-            change = max(change, moved.max())
-        if change < tol:
-            return sweep + 1
-        ratio = change / previous if sweep > 0 else 1.0  # no ratio yet after the first pass
-        if ratio < 0.5 and change * ratio / (1.0 - ratio) < tol:
-            return sweep + 1
-        previous = change
-    return 200
+    change = 0.0
+    for level in range(top, bottom - 1, -1):
+        lo = max(0, level - seats + 1)
+        hi = level // 2
+        moved = np.zeros(hi + 1)
+        for i in prange(lo, hi + 1):
+            moved[i] = _solve_pair(w, penalty_seat, i, level - i, end, target, beyond, score, entered, offset,
+                                   may_bank, records, final, n_all, far, near, tmaxes)
+        change = max(change, moved.max())
+    return change
 
 
 @njit(cache=True, nogil=True)

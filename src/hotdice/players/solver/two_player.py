@@ -122,7 +122,9 @@ def _turn_arrays(sol: TwoPlayerSolution, i: int, j: int, fo: int, xf: float, xb:
 # below this: far below what the last-round horizon leaves (1e-8, see BENCHMARKS.md), and each pass more
 # costs 18 sweeps of a turn per pair of seats.
 PENALTY_TOL = 1e-10
-
+MAX_PASSES = 200
+# Passes expected before the ratio of two passes' changes tells (6 under farkle and 5000, BENCHMARKS.md).
+PENALTY_PASSES = 6
 
 # Seat sums solved between two reports of progress: about a hundred reports in a whole solve.
 _SLICES = 100
@@ -133,7 +135,7 @@ PENALTY_GUESS_SHARE = 0.02
 
 def solve_two_players(rules: Rules, tol: float = 1e-12, progress: Progress | None = None) -> TwoPlayerSolution:
     """Solve the two-player game of ``rules``; with the three-farkle penalty, by repeated passes.
-    ``progress`` is told the share done as seat sums are solved (the penalty's passes report only their end)."""
+    ``progress`` is told the share done as seat sums are solved, in every pass of the penalty's too."""
     started = time.perf_counter()
     past = beyond(rules)
     st = seats(rules)
@@ -162,7 +164,7 @@ def solve_two_players(rules: Rules, tol: float = 1e-12, progress: Progress | Non
         bottom = max(0, top - step + 1)
         kernel.solve_two_players(w4, end, target, past, st.score, st.entered, offset, st.may_bank, st.records,
                                  final, tol, *targs, st.tmax, top, bottom)
-        done += sum(min(s, 2 * n - 2 - s) // 2 + 1 for s in range(bottom, top + 1))
+        done += _pairs(bottom, top, n)
         if progress is not None:
             progress(share * min(1.0, done / pairs))
         top = bottom - 1
@@ -170,10 +172,51 @@ def solve_two_players(rules: Rules, tol: float = 1e-12, progress: Progress | Non
     if rules.three_farkles:
         # The game without the penalty is a close first guess for every count of farkles in a row.
         w4 = np.repeat(np.repeat(w4, 3, axis=2), 3, axis=3)
-        passes = kernel.solve_two_players_penalty(w4, penalty_seats(rules, st), end, target, past, st.score,
-                                                  st.entered, offset, st.may_bank, st.records, final,
-                                                  max(tol, PENALTY_TOL), *targs,
-                                                  st.tmax)
+        passes = _penalty_passes(w4, rules, st, final, max(tol, PENALTY_TOL), targs, progress)
         if progress is not None:
             progress(1.0)
     return TwoPlayerSolution(rules, st, tb, w4, final, time.perf_counter() - started, passes)
+
+
+def _pairs(bottom: int, top: int, n: int) -> int:
+    """The pairs of seats {i, j} (of n seats) whose sum is from ``bottom`` to ``top``: what a slice solves."""
+    return sum(min(s, 2 * n - 2 - s) // 2 + 1 for s in range(bottom, top + 1))
+
+
+def _penalty_passes(w4: npt.NDArray[np.float64], rules: Rules, st: Seats, final: npt.NDArray[np.float64],
+                    tol: float, targs: tuple[object, ...], progress: Progress | None) -> int:
+    """Passes over the table under the three-farkle penalty until the change still to come is below ``tol``;
+    returns their number. The largest change shrinks by a steady factor from one pass to the next (about 1/60
+    under farkle): the change to come is estimated from the last two. ``progress`` is told the share done
+    as seat sums are solved, against the passes expected (:data:`PENALTY_PASSES` until the factor is known)."""
+    n = st.score.size
+    pen = penalty_seats(rules, st)
+    top = 2 * n - 2
+    step = max(1, (top + 1) // _SLICES)
+    pairs = n * (n + 1) / 2
+    expected = float(PENALTY_PASSES)
+    told = PENALTY_GUESS_SHARE
+    previous = 0.0
+    for p in range(MAX_PASSES):
+        change = 0.0
+        done = 0.0
+        level = top
+        while level >= 0:
+            bottom = max(0, level - step + 1)
+            change = max(change, kernel.penalty_pass(
+                w4, pen, _END_CODE[rules.end], st.target, beyond(rules), st.score, st.entered,
+                1 if rules.entry > 0 else 0, st.may_bank, st.records, final, *targs, st.tmax, level, bottom))
+            done += _pairs(bottom, level, n)
+            if progress is not None:
+                # Never backwards, and short of the end until the passes stop.
+                told = max(told, min(0.99, PENALTY_GUESS_SHARE
+                                     + (1.0 - PENALTY_GUESS_SHARE) * (p + done / pairs) / expected))
+                progress(told)
+            level = bottom - 1
+        ratio = change / previous if p > 0 else 1.0  # no ratio yet after the first pass
+        if change < tol or (ratio < 0.5 and change * ratio / (1.0 - ratio) < tol):
+            return p + 1
+        if ratio < 0.5:  # passes still to come at this ratio, each shrinking the change by it
+            expected = p + 1 + max(1.0, np.ceil(np.log(tol * (1.0 - ratio) / (change * ratio)) / np.log(ratio)))
+        previous = change
+    return MAX_PASSES
