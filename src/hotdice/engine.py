@@ -50,7 +50,7 @@ MAX_PLAYERS = 8
 _FACES = frozenset(range(1, 7))
 
 
-class InvalidMoveError(ValueError):
+class InvalidMoveError(Refused):
     """An action that cannot be read (``keep 7``, ``jump``) or dice that are not dice."""
 
 
@@ -117,7 +117,7 @@ def parse_action(text: str) -> Action:
     try:
         return SetAside.parse(words)
     except DiceError as exc:
-        raise InvalidMoveError(f"'{text}' is not an action: say roll, bank or the dice to set aside ({exc})") from None
+        raise InvalidMoveError(Refusal(Code.NOT_AN_ACTION, {"text": text, "reason": exc.refusal})) from None
 
 
 class Phase(enum.Enum):
@@ -190,7 +190,7 @@ class Game:
 
     def __post_init__(self) -> None:
         if not 1 <= len(self.players) <= MAX_PLAYERS:
-            raise ValueError(f"a game has 1 to {MAX_PLAYERS} players, not {len(self.players)}")
+            raise Refused(Refusal(Code.PLAYER_COUNT, {"max": MAX_PLAYERS, "players": len(self.players)}))
         if not 0 <= self.first < len(self.players):
             raise ValueError(f"first player {self.first} is not one of the {len(self.players)} players")
         if self.turn_limit is not None and self.turn_limit < 1:
@@ -316,7 +316,7 @@ class Game:
         elif isinstance(action, SetAside):
             self._set_aside(action)
         else:
-            raise InvalidMoveError(f"{action!r} is not an action")
+            raise InvalidMoveError(Refusal(Code.UNKNOWN_ACTION, {"action": repr(action)}))
 
     def apply_roll(self, dice: Iterable[int]) -> None:
         """The dice of the roll the player asked for: exactly :attr:`dice_to_roll` faces from 1 to 6."""
@@ -327,9 +327,9 @@ class Game:
             try:
                 roll = parse_dice(roll, self.rules.dice)
             except DiceError as exc:
-                raise InvalidMoveError(str(exc)) from None
+                raise InvalidMoveError(exc.refusal) from None
         if len(roll) != self.dice_in_hand:
-            raise InvalidMoveError(f"{len(roll)} dice given, but {self.dice_in_hand} are rolled")
+            raise InvalidMoveError(Refusal(Code.DICE_COUNT, {"given": len(roll), "rolled": self.dice_in_hand}))
         self.history.append("dice " + "".join(map(str, roll)))
         self.roll = roll
         self.rolls_this_turn += 1
@@ -552,7 +552,7 @@ class RollOff:
 def roll_off(players: int, dice: DiceSource) -> RollOff:
     """Hold the roll-off; its dice are the rolls of turn -1 of the source (round r is roll r)."""
     if not 1 <= players <= MAX_PLAYERS:
-        raise ValueError(f"a game has 1 to {MAX_PLAYERS} players, not {players}")
+        raise Refused(Refusal(Code.PLAYER_COUNT, {"max": MAX_PLAYERS, "players": players}))
     rolling = list(range(players))
     rounds = []
     for number in range(1000):

@@ -17,7 +17,7 @@ __all__ = ["ENGLISH", "Code", "Refusal", "Refused", "Words"]
 
 
 class Code(enum.StrEnum):
-    """Every refusal the engine and the rules make, one per distinct reason."""
+    """Every refusal the engine, the rules and the modes make, one per distinct reason."""
 
     # an action refused now (engine)
     GAME_OVER = "game-over"
@@ -59,6 +59,25 @@ class Code(enum.StrEnum):
     MIN_BANK_ABOVE_TARGET = "min-bank-above-target"
     RULE_4900_NOT_EXACT = "rule-4900-not-exact"
     RULE_4900_LOW_TARGET = "rule-4900-low-target"
+    # dice or an action that cannot be read (scoring, engine)
+    NO_DICE = "no-dice"
+    NOT_A_DIE = "not-a-die"
+    TOO_MANY_DICE = "too-many-dice"
+    NOT_A_ROLL = "not-a-roll"
+    NOT_A_QUESTION = "not-a-question"
+    NOT_ALL_SCORE = "not-all-score"
+    DICE_COUNT = "dice-count"
+    NOT_AN_ACTION = "not-an-action"
+    UNKNOWN_ACTION = "unknown-action"
+    # a game that cannot be set up (engine, modes)
+    PLAYER_COUNT = "player-count"
+    TOGETHER_COUNT = "together-count"
+    NO_NAME = "no-name"
+    SAME_NAME = "same-name"
+    CHALLENGE_CHARACTER = "challenge-character"
+    CHALLENGE_LENGTH = "challenge-length"
+    CHALLENGE_TYPO = "challenge-typo"
+    CHALLENGE_PRESET = "challenge-preset"
 
 
 # The library's sentences. Format specs word the values that are not single numbers or names: ``dice``
@@ -101,6 +120,23 @@ ENGLISH: Mapping[Code, str] = {
     Code.MIN_BANK_ABOVE_TARGET: "min_bank={value} is not allowed: it may not be above the target ({target})",
     Code.RULE_4900_NOT_EXACT: "rule_4900=yes is not allowed without end=exact",
     Code.RULE_4900_LOW_TARGET: "rule_4900=yes is not allowed with target={target}: the target must be above 100",
+    Code.NO_DICE: "no dice given: write the faces, e.g. 115 or 1 1 5",
+    Code.NOT_A_DIE: "'{token}' is not a die: faces are 1 to 6",
+    Code.TOO_MANY_DICE: "{given} dice given, but these rules play with {dice}",
+    Code.NOT_A_ROLL: "{roll} is not a roll of 1 to {dice} dice with faces 1 to 6",
+    Code.NOT_A_QUESTION: "{roll} is not a roll of 1 to {dice} dice",
+    Code.NOT_ALL_SCORE: "{keep:dice} do not all score together",
+    Code.DICE_COUNT: "{given} dice given, but {rolled} are rolled",
+    Code.NOT_AN_ACTION: "'{text}' is not an action: say roll, bank or the dice to set aside ({reason})",
+    Code.UNKNOWN_ACTION: "{action} is not an action",
+    Code.PLAYER_COUNT: "a game has 1 to {max} players, not {players}",
+    Code.TOGETHER_COUNT: "playing together takes 2 to {max} players, not {players}",
+    Code.NO_NAME: "every player needs a name",
+    Code.SAME_NAME: "two players have the same name: {names:list}",
+    Code.CHALLENGE_CHARACTER: "'{character}' is not in challenge codes: they use 0-9 and A-Z without I, L, O, U",
+    Code.CHALLENGE_LENGTH: "a challenge code has 10 characters (XXXXX-XXXXX), not {length}",
+    Code.CHALLENGE_TYPO: "challenge code '{code}' has a typo: check it against the code you were sent",
+    Code.CHALLENGE_PRESET: "challenge code '{code}' names a preset this hotdice does not know",
 }
 
 
@@ -119,7 +155,7 @@ class Words(string.Formatter):
             return self.or_word.join(map(str, value))
         if format_spec == "list":
             return self.comma.join(map(str, value))
-        return super().format_field(value, format_spec)
+        return format(value, format_spec)
 
 
 _ENGLISH_WORDS = Words()
@@ -128,7 +164,8 @@ _ENGLISH_WORDS = Words()
 @dataclass(frozen=True)
 class Refusal:
     """Why something is refused: :attr:`code` says which rule, :attr:`values` (ints, names, dice as tuples of
-    faces, tuples of names) fill its sentence. ``str()`` is the English sentence."""
+    faces, tuples of names, the refusal of dice an action is made of) fill its sentence. ``str()`` is the
+    English sentence."""
 
     code: Code
     values: Mapping[str, Any] = field(default_factory=dict)
@@ -138,8 +175,13 @@ class Refusal:
 
     def to_json(self) -> dict[str, Any]:
         """The code and the values as JSON values (tuples become lists)."""
-        return {"code": self.code.value,
-                "values": {k: list(v) if isinstance(v, tuple) else v for k, v in self.values.items()}}
+        return {"code": self.code.value, "values": {k: _json(v) for k, v in self.values.items()}}
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, Refusal):
+        return value.to_json()
+    return list(value) if isinstance(value, tuple) else value
 
 
 class Refused(ValueError):

@@ -145,7 +145,7 @@ class SettingsScreen(HotDiceScreen):
             try:
                 self.use(app.rules.replace(**{key: value}))
             except RulesError as exc:
-                self.say(t("settings.refused", reason=t.engine(str(exc))))
+                self.say(t("settings.refused", reason=t.error(exc)))
         app.prefs.save()
         self.relabel()
 
@@ -160,7 +160,7 @@ class SettingsScreen(HotDiceScreen):
         try:
             rules = Rules.parse(event.value)
         except RulesError as exc:
-            self.say(t("settings.refused", reason=t.engine(str(exc))))
+            self.say(t("settings.refused", reason=t.error(exc)))
             return
         self.use(rules)
         self.hotdice.prefs.save()
