@@ -583,7 +583,7 @@ def test_every_bank_refusal_is_translated() -> None:
                                 seen.add(reason)
     assert len(seen) >= 5
     for reason in seen:
-        assert t.engine(reason) != reason, f"no French for: {reason}"
+        assert t.refusal(reason) != str(reason), f"no French for: {reason}"
 
 
 def test_scoring_table_names_are_translated() -> None:

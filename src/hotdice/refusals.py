@@ -173,6 +173,9 @@ class Refusal:
     def __str__(self) -> str:
         return _ENGLISH_WORDS.format(ENGLISH[self.code], **self.values)
 
+    def __hash__(self) -> int:
+        return hash((self.code, tuple(sorted(self.values.items()))))
+
     def to_json(self) -> dict[str, Any]:
         """The code and the values as JSON values (tuples become lists)."""
         return {"code": self.code.value, "values": {k: _json(v) for k, v in self.values.items()}}
