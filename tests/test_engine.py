@@ -390,14 +390,15 @@ def test_roll_off_highest_starts_ties_roll_again() -> None:
 
 def test_why_not_set_aside_says_what_apply_would() -> None:
     g = game()
-    assert g.why_not_set_aside(SetAside(1)) == "there is no roll to set dice aside from: roll first"
+    assert str(g.why_not_set_aside(SetAside(1))) == "there is no roll to set dice aside from: roll first"
     do(g, "roll 122346")
     assert g.why_not_set_aside(SetAside(1)) is None
     for keep in (SetAside(1, 1), SetAside(1, 2)):
         reason = g.why_not_set_aside(keep)
         with pytest.raises(IllegalMoveError) as info:
             g.apply(keep)
-        assert reason == str(info.value)
+        assert reason == info.value.refusal
+        assert str(reason) == str(info.value)
 
 
 @pytest.mark.parametrize(("rules", "steps"), [

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from hotdice.engine import BANK, ROLL, EventKind, Game, IllegalMoveError, Phase, Termination
+from hotdice.refusals import Refusal
 from hotdice.rules import End, Rules
 from hotdice.scoring import SetAside
 from hotdice.variants import VARIANTS
@@ -100,17 +101,26 @@ class GameMachine(RuleBasedStateMachine):
             candidates += [SetAside(*c) for n in range(1, len(g.roll) + 1)
                            for c in itertools.combinations(g.roll, n)]
         candidates.append(SetAside(*data.draw(st.lists(st.integers(1, 6), min_size=1, max_size=g.rules.dice))))
+        candidates.append(SetAside())
+        for candidate in candidates:  # the engine's why_not_* is None exactly for its legal actions
+            why = None if candidate is ROLL else self.why_not(candidate)
+            assert (why is None) == (candidate in legal) or candidate is ROLL, (candidate, why, legal)
         action = data.draw(st.sampled_from(candidates))
         if action in legal:
             return
         before = snapshot(g)
         try:
             g.apply(action)
-        except IllegalMoveError:
-            pass
+        except IllegalMoveError as exc:
+            if action is not ROLL:
+                assert exc.refusal == self.why_not(action), "the error carries the refusal why_not_* gives"
+                assert exc.bank == (action is BANK)
         else:
             raise AssertionError(f"{action} was accepted but is not in {legal}")
         assert snapshot(g) == before
+
+    def why_not(self, action: Any) -> Refusal | None:
+        return self.game.why_not_bank() if action is BANK else self.game.why_not_set_aside(action)
 
     @rule()
     def winners_are_right(self) -> None:

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from hotdice.dice import SeededDice
 from hotdice.engine import BANK, ROLL, Game, Phase, after_set_aside
 from hotdice.expectation import STEP, TurnValues, bank_points, may_bank, turn_values
+from hotdice.refusals import Code
 from hotdice.rules import Rules
 from hotdice.scoring import SetAside, scorer
 from hotdice.variants import VARIANTS, find_variant
@@ -288,7 +289,7 @@ def test_may_bank_and_state_changes_agree_with_the_engine(rules: Rules) -> None:
                 rules, g.turn_total, entered=g.entered[seat], hot_dice=g.hot_dice, must_validate=g.must_validate
             )
             decisions += 1
-            if refusal is not None and "rule_4900" in refusal:
+            if refusal is not None and refusal.code is Code.RULE_4900:
                 assert mine  # the solo view leaves the 4900 rule out
                 refused_4900 += 1
             else:

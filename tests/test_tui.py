@@ -420,7 +420,7 @@ def test_table_shows_legality_risk_and_refusals_from_the_engine() -> None:
             assert "farkle risk 7.7%" in text  # five dice left: 600/7776 (seed 003's table)
             reason = bank_refusal(game.rules, score=0, turn_total=100 if game.roll[one] == 1 else 50, entered=False,
                                   hot_dice=False, must_validate=False)
-            assert reason is not None and "needs 500" in reason
+            assert reason is not None and "needs 500" in str(reason)
             await press(pilot, "b")
             assert game.phase is Phase.SET_ASIDE, "the refused bank set nothing aside"
             assert "the first bank needs 500 in one turn" in screen_text(app)
@@ -583,7 +583,7 @@ def test_every_bank_refusal_is_translated() -> None:
                                 seen.add(reason)
     assert len(seen) >= 5
     for reason in seen:
-        assert t.engine(reason) != reason, f"no French for: {reason}"
+        assert t.refusal(reason) != str(reason), f"no French for: {reason}"
 
 
 def test_scoring_table_names_are_translated() -> None:

@@ -307,8 +307,11 @@ def test_a_stale_action_is_refused_with_the_game_as_it_is_now(alice: TestClient,
 
 def test_illegal_and_unreadable_intents_are_refused_with_the_rule(alice: TestClient) -> None:
     view = new_game(alice, mode="solo")
-    assert "nothing to bank yet" in act(alice, view, {"then": "bank"}, status=409)["detail"]
-    assert act(alice, view, {"keep": "7"}, status=400)["detail"]
+    refused = act(alice, view, {"then": "bank"}, status=409)
+    assert refused["detail"] == "cannot bank: nothing to bank yet: roll first"
+    assert refused["refusal"] == {"code": "roll-first", "values": {}, "bank": True}  # for a page to word
+    unread = act(alice, view, {"keep": "7"}, status=400)
+    assert unread["detail"] and unread["refusal"] == {"code": "not-a-die", "values": {"token": "7"}, "bank": False}
     assert act(alice, view, {}, status=400)["detail"].startswith("say what to do")
     assert "server rolls the dice" in act(alice, view, {"then": "roll", "dice": "123456"}, status=400)["detail"]
     view = act(alice, view, {"then": "roll"})["game"]
@@ -316,7 +319,10 @@ def test_illegal_and_unreadable_intents_are_refused_with_the_rule(alice: TestCli
         view = act(alice, view, {"then": "roll"})["game"]
     face = view["roll"][0]
     more_than_rolled = str(face) * (view["roll"].count(face) + 1)  # any roll, a straight included
-    assert "is not in the roll" in act(alice, view, {"keep": more_than_rolled}, status=409)["detail"]
+    refused = act(alice, view, {"keep": more_than_rolled}, status=409)
+    assert "is not in the roll" in refused["detail"]
+    assert refused["refusal"] == {"code": "not-in-roll", "bank": False,
+                                  "values": {"keep": [face] * len(more_than_rolled), "roll": view["roll"]}}
 
 
 def test_reloading_resumes_the_game_exactly(alice: TestClient) -> None:
@@ -588,7 +594,9 @@ def test_hints_where_the_mode_allows_them(alice: TestClient, own_solver: backgro
 def test_the_house_rules_of_the_settings_page_are_used_for_new_games(alice: TestClient) -> None:
     checked = alice.get("/api/rules", params={"text": "5000, entry=500"}).json()
     assert checked["rules"] == "5000,entry=500" and checked["dice"] == 5 and checked["scoring"]
-    assert "bad rules" in alice.get("/api/rules", params={"text": "5000,entry=-1"}).json()["detail"]
+    bad = alice.get("/api/rules", params={"text": "5000,entry=-1"}).json()
+    assert "bad rules" in bad["detail"]
+    assert bad["refusal"] == {"code": "negative-points", "values": {"knob": "entry", "value": -1}, "bank": False}
     assert alice.post("/api/me", json={"rules": "5000,entry=500", "name": "Ann"}).json() == {
         "name": "Ann", "rules": "5000,entry=500"}
     view = new_game(alice, mode="race")
@@ -1012,6 +1020,12 @@ def test_a_refused_selection_carries_the_engines_reason(alice: TestClient) -> No
         assert keep == "".join(sorted(keep)) and keep not in offered
         assert all(roll.count(int(d)) >= keep.count(d) for d in set(keep))
         assert reason.split(":")[0] == keep  # the engine names the dice it refuses
+        data = view["set_aside_refusals"][keep]  # and says which rule, as data beside the English
+        assert data["code"] in {"not-scoring", "every-triple", "would-pass-target"}
+        assert data["values"]["keep"] == [int(d) for d in keep]
+    assert set(view["set_aside_refusals"]) == set(view["refusals"])
+    for option in view["options"]:
+        assert (option["bank"] is None) == (option["bank_refusal"] is None)
 
 
 # -- security headers and origin checks (SECURITY.md, section 6) ----------------------------------------------

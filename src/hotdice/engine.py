@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from hotdice.dice import DiceSource
+from hotdice.refusals import Code, Refusal, Refused
 from hotdice.rules import BelowEntry, End, HotDice, Rules
 from hotdice.scoring import DiceError, Option, SetAside, parse_dice, scorer
 
@@ -49,12 +50,17 @@ MAX_PLAYERS = 8
 _FACES = frozenset(range(1, 7))
 
 
-class InvalidMoveError(ValueError):
+class InvalidMoveError(Refused):
     """An action that cannot be read (``keep 7``, ``jump``) or dice that are not dice."""
 
 
-class IllegalMoveError(ValueError):
-    """A readable action that the rules forbid now; the message says which rule."""
+class IllegalMoveError(Refused):
+    """A readable action that the rules forbid now: :attr:`refusal` says which rule. ``bank``: the refusal is
+    why banking is not allowed (the sentence starts "cannot bank: ")."""
+
+    def __init__(self, refusal: Refusal, *, bank: bool = False) -> None:
+        super().__init__(refusal, f"cannot bank: {refusal}" if bank else None)
+        self.bank = bank
 
 
 class RollAction:
@@ -111,7 +117,7 @@ def parse_action(text: str) -> Action:
     try:
         return SetAside.parse(words)
     except DiceError as exc:
-        raise InvalidMoveError(f"'{text}' is not an action: say roll, bank or the dice to set aside ({exc})") from None
+        raise InvalidMoveError(Refusal(Code.NOT_AN_ACTION, {"text": text, "reason": exc.refusal})) from None
 
 
 class Phase(enum.Enum):
@@ -184,7 +190,7 @@ class Game:
 
     def __post_init__(self) -> None:
         if not 1 <= len(self.players) <= MAX_PLAYERS:
-            raise ValueError(f"a game has 1 to {MAX_PLAYERS} players, not {len(self.players)}")
+            raise Refused(Refusal(Code.PLAYER_COUNT, {"max": MAX_PLAYERS, "players": len(self.players)}))
         if not 0 <= self.first < len(self.players):
             raise ValueError(f"first player {self.first} is not one of the {len(self.players)} players")
         if self.turn_limit is not None and self.turn_limit < 1:
@@ -250,15 +256,15 @@ class Game:
             return [ROLL, BANK] if self.why_not_bank() is None else [ROLL]
         return []
 
-    def why_not_set_aside(self, keep: SetAside) -> str | None:
-        """Why these dice may not be set aside now, in a player's words, or None if they may."""
+    def why_not_set_aside(self, keep: SetAside) -> Refusal | None:
+        """Why these dice may not be set aside now, or None if they may."""
         if self.phase is not Phase.SET_ASIDE or self.roll is None:
-            return "there is no roll to set dice aside from: roll first"
+            return Refusal(Code.NO_ROLL)
         if any(o.keep == keep for o in self._offered):
             return None
         return self._why_not_offered(keep, self.roll)
 
-    def why_not_bank_after(self, option: Option) -> str | None:
+    def why_not_bank_after(self, option: Option) -> Refusal | None:
         """Why banking right after setting ``option`` aside would be refused, or None if it would be allowed
         (or if the set-aside wins at once by reaching an exact target): what a front end shows beside each
         choice before the player makes it."""
@@ -270,8 +276,8 @@ class Game:
         return bank_refusal(self.rules, score=seat.score, turn_total=self.turn_total + option.points,
                             entered=seat.entered, hot_dice=hot, must_validate=validate)
 
-    def why_not_bank(self) -> str | None:
-        """Why banking is not allowed now, in a player's words, or None if it is."""
+    def why_not_bank(self) -> Refusal | None:
+        """Why banking is not allowed now, or None if it is."""
         if self.phase is not Phase.DECIDE:
             return self._not_deciding()
         seat = self._seats[self.current]
@@ -289,11 +295,13 @@ class Game:
         if isinstance(action, str):
             action = parse_action(action)
         if self.outcome is not None:
-            raise IllegalMoveError("the game is over")
+            raise IllegalMoveError(Refusal(Code.GAME_OVER))
         if player is not None and player != self.current:
-            raise IllegalMoveError(
-                f"it is not {self._name(player)}'s turn: it is {self.players[self.current]}'s"
-            )
+            current = self.players[self.current]
+            if 0 <= player < len(self.players):
+                raise IllegalMoveError(Refusal(Code.NOT_YOUR_TURN, {"player": self.players[player],
+                                                                    "current": current}))
+            raise IllegalMoveError(Refusal(Code.NO_SUCH_PLAYER, {"seat": player, "current": current}))
         if action is ROLL:
             if self.phase is not Phase.DECIDE:
                 raise IllegalMoveError(self._not_deciding())
@@ -302,26 +310,26 @@ class Game:
         elif action is BANK:
             reason = self.why_not_bank()
             if reason is not None:
-                raise IllegalMoveError(f"cannot bank: {reason}")
+                raise IllegalMoveError(reason, bank=True)
             self.history.append("bank")
             self._bank()
         elif isinstance(action, SetAside):
             self._set_aside(action)
         else:
-            raise InvalidMoveError(f"{action!r} is not an action")
+            raise InvalidMoveError(Refusal(Code.UNKNOWN_ACTION, {"action": repr(action)}))
 
     def apply_roll(self, dice: Iterable[int]) -> None:
         """The dice of the roll the player asked for: exactly :attr:`dice_to_roll` faces from 1 to 6."""
         if self.phase is not Phase.CHANCE:
-            raise IllegalMoveError("no roll is asked for: the player has not chosen to roll")
+            raise IllegalMoveError(Refusal(Code.NOT_ROLLING))
         roll = tuple(dice)
         if not _FACES.issuperset(roll) or not all(type(d) is int for d in roll):
             try:
                 roll = parse_dice(roll, self.rules.dice)
             except DiceError as exc:
-                raise InvalidMoveError(str(exc)) from None
+                raise InvalidMoveError(exc.refusal) from None
         if len(roll) != self.dice_in_hand:
-            raise InvalidMoveError(f"{len(roll)} dice given, but {self.dice_in_hand} are rolled")
+            raise InvalidMoveError(Refusal(Code.DICE_COUNT, {"given": len(roll), "rolled": self.dice_in_hand}))
         self.history.append("dice " + "".join(map(str, roll)))
         self.roll = roll
         self.rolls_this_turn += 1
@@ -355,7 +363,7 @@ class Game:
 
     def _set_aside(self, keep: SetAside) -> None:
         if self.phase is not Phase.SET_ASIDE or self.roll is None:
-            raise IllegalMoveError("there is no roll to set dice aside from: roll first")
+            raise IllegalMoveError(Refusal(Code.NO_ROLL))
         option = next((o for o in self._offered if o.keep == keep), None)
         if option is None:
             raise IllegalMoveError(self._why_not_offered(keep, self.roll))
@@ -377,15 +385,18 @@ class Game:
             # would otherwise ask (RULES.md).
             self._bank()
 
-    def _why_not_offered(self, keep: SetAside, roll: tuple[int, ...]) -> str:
+    def _why_not_offered(self, keep: SetAside, roll: tuple[int, ...]) -> Refusal:
+        if not keep:
+            return Refusal(Code.EMPTY_SET_ASIDE)
+        dice = {"keep": tuple(keep)}
         for face in set(keep):
             if keep.count(face) > roll.count(face):
-                return f"{keep} is not in the roll {''.join(map(str, roll))}"
+                return Refusal(Code.NOT_IN_ROLL, {**dice, "roll": roll})
         if self._scorer.score(keep) is None:
-            return f"{keep}: every die set aside must score, and these do not all score"
+            return Refusal(Code.NOT_SCORING, dice)
         if self._scorer.option_for(roll, keep) is None:
-            return f"{keep}: every triple of the roll must be set aside (validate=yes)"
-        return f"{keep} would pass the target of exactly {self.rules.target} (end=exact): set aside fewer dice"
+            return Refusal(Code.EVERY_TRIPLE, dice)
+        return Refusal(Code.WOULD_PASS_TARGET, {**dice, "target": self.rules.target})
 
     def _bank(self) -> None:
         seat = self._seats[self.current]
@@ -454,19 +465,16 @@ class Game:
         room = room_to_target(self.rules, self._seats[self.current].score, self.turn_total)
         return tuple(options) if room is None else tuple(o for o in options if o.points <= room)
 
-    def _name(self, player: int) -> str:
-        return self.players[player] if 0 <= player < len(self.players) else f"player {player}"
-
     def _leaders(self) -> tuple[int, ...]:
         best = max(s.score for s in self._seats)
         return tuple(i for i, s in enumerate(self._seats) if s.score == best)
 
-    def _not_deciding(self) -> str:
+    def _not_deciding(self) -> Refusal:
         if self.phase is Phase.SET_ASIDE:
-            return "set aside scoring dice from the roll first"
+            return Refusal(Code.SET_ASIDE_FIRST)
         if self.phase is Phase.CHANCE:
-            return "the dice are being rolled"
-        return "the game is over"
+            return Refusal(Code.ROLLING)
+        return Refusal(Code.GAME_OVER)
 
     def _event(self, kind: EventKind, points: int = 0, dice: tuple[int, ...] = ()) -> None:
         self.events.append(Event(kind, self.current, self.turn, points, dice))
@@ -474,27 +482,27 @@ class Game:
 
 def bank_refusal(
     rules: Rules, *, score: int, turn_total: int, entered: bool, hot_dice: bool, must_validate: bool
-) -> str | None:
+) -> Refusal | None:
     """Why a player who has just set dice aside may not bank, or None if they may.
 
     A pure function of the turn so that computer players and solvers ask the very rule the game enforces.
     """
     r = rules
     if turn_total == 0:
-        return "nothing to bank yet: roll first"
+        return Refusal(Code.ROLL_FIRST)
     if hot_dice and r.hot_dice is HotDice.MUST:
-        return "hot dice must be rolled again (hot_dice=must)"
+        return Refusal(Code.HOT_DICE_MUST_ROLL)
     if must_validate:
-        return "a triple or a full hand must be validated by a scoring roll first (validate=yes)"
+        return Refusal(Code.MUST_VALIDATE)
     if not entered and turn_total < r.entry:
         if r.below_entry is BelowEntry.ROLL:
-            return f"the first bank needs {r.entry} in one turn: keep rolling (entry={r.entry})"
+            return Refusal(Code.BELOW_ENTRY, {"entry": r.entry})
         return None  # below_entry=lost: the player may stop; the points will not be recorded
     if turn_total < r.min_bank:
-        return f"a bank needs at least {r.min_bank} (min_bank={r.min_bank})"
+        return Refusal(Code.MIN_BANK, {"min_bank": r.min_bank})
     after = score + turn_total
     if r.rule_4900 and r.target - 100 <= after < r.target:
-        return f"a bank may not leave you between {r.target - 100} and {r.target - 1}: go for the win (rule_4900)"
+        return Refusal(Code.RULE_4900, {"low": r.target - 100, "high": r.target - 1})
     return None
 
 
@@ -544,7 +552,7 @@ class RollOff:
 def roll_off(players: int, dice: DiceSource) -> RollOff:
     """Hold the roll-off; its dice are the rolls of turn -1 of the source (round r is roll r)."""
     if not 1 <= players <= MAX_PLAYERS:
-        raise ValueError(f"a game has 1 to {MAX_PLAYERS} players, not {players}")
+        raise Refused(Refusal(Code.PLAYER_COUNT, {"max": MAX_PLAYERS, "players": players}))
     rolling = list(range(players))
     rounds = []
     for number in range(1000):

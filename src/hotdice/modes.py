@@ -28,6 +28,7 @@ from hotdice.codes import ALPHABET, READ, check_symbol, weighted_sum
 from hotdice.daily import daily_day, daily_seed
 from hotdice.dice import DiceSource, SecureDice, SeededDice
 from hotdice.engine import MAX_PLAYERS, Action, Game, RollOff, roll_off
+from hotdice.refusals import Code, Refusal, Refused
 from hotdice.rules import MAX_TARGET, Rules
 from hotdice.variants import VARIANTS, find_variant
 
@@ -163,7 +164,7 @@ def together(
 ) -> Setup:
     """Two to eight people passing one device; with ``hold_roll_off`` everyone rolls a die for who starts."""
     if not 2 <= len(names) <= MAX_PLAYERS:
-        raise ValueError(f"playing together takes 2 to 8 players, not {len(names)}")
+        raise Refused(Refusal(Code.TOGETHER_COUNT, {"max": MAX_PLAYERS, "players": len(names)}))
     dice = dice if dice is not None else SecureDice()
     off = roll_off(len(names), dice) if hold_roll_off else None
     game = Game(rules, _names(names), first=off.first if off is not None else 0)
@@ -178,9 +179,9 @@ def pad(rules: Rules, names: Sequence[str], *, first: int = 0) -> Setup:
 def _names(names: Sequence[str]) -> tuple[str, ...]:
     cleaned = tuple(n.strip() for n in names)
     if any(not n for n in cleaned):
-        raise ValueError("every player needs a name")
+        raise Refused(Refusal(Code.NO_NAME))
     if len(set(cleaned)) != len(cleaned):
-        raise ValueError(f"two players have the same name: {', '.join(cleaned)}")
+        raise Refused(Refusal(Code.SAME_NAME, {"names": cleaned}))
     return cleaned
 
 
@@ -237,14 +238,14 @@ class Challenge:
         compact = "".join(ch for ch in text.upper() if ch not in "- \t")
         for ch in compact:
             if ch not in READ:
-                raise ValueError(f"'{ch}' is not in challenge codes: they use 0-9 and A-Z without I, L, O, U")
+                raise Refused(Refusal(Code.CHALLENGE_CHARACTER, {"character": ch}))
         if len(compact) != 10:
-            raise ValueError(f"a challenge code has 10 characters (XXXXX-XXXXX), not {len(compact)}")
+            raise Refused(Refusal(Code.CHALLENGE_LENGTH, {"length": len(compact)}))
         symbols = [READ[ch] for ch in compact]
         if weighted_sum(symbols):
-            raise ValueError(f"challenge code '{text.strip()}' has a typo: check it against the code you were sent")
+            raise Refused(Refusal(Code.CHALLENGE_TYPO, {"code": text.strip()}))
         if symbols[0] >= len(VARIANTS):
-            raise ValueError(f"challenge code '{text.strip()}' names a preset this hotdice does not know")
+            raise Refused(Refusal(Code.CHALLENGE_PRESET, {"code": text.strip()}))
         seed = 0
         for s in symbols[1:9]:
             seed = seed << 5 | s

@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from hotdice.refusals import Code, Refusal, Refused
+
 __all__ = [
     "KNOBS",
     "MAX_TARGET",
@@ -31,8 +33,8 @@ __all__ = [
 MAX_TARGET = 1_000_000  # the largest target a rules value accepts
 
 
-class RulesError(ValueError):
-    """A rules string or value that cannot be a table's rules; the message says which knob and why."""
+class RulesError(Refused):
+    """A rules string or value that cannot be a table's rules; :attr:`refusal` says which knob and why."""
 
 
 class End(enum.Enum):
@@ -112,7 +114,7 @@ class Rules:
 
         parts = [p.strip() for p in text.strip().split(",")]
         if not parts[0]:
-            raise RulesError("empty rules string: start with a preset name, e.g. 'farkle'")
+            raise RulesError(Refusal(Code.EMPTY_RULES))
         base = find_variant(parts[0]).rules
         changes: dict[str, Any] = {}
         for part in parts[1:]:
@@ -121,10 +123,10 @@ class Rules:
             name, sep, value = part.partition("=")
             name = name.strip()
             if not sep:
-                raise RulesError(f"'{part}' is not knob=value (for example 'entry=500')")
+                raise RulesError(Refusal(Code.NOT_KNOB_VALUE, {"part": part}))
             knob = _knob(name)
             if name in changes:
-                raise RulesError(f"knob '{name}' is given twice")
+                raise RulesError(Refusal(Code.KNOB_TWICE, {"knob": name}))
             changes[name] = knob.read(value.strip())
         return base.replace(**changes)
 
@@ -168,9 +170,9 @@ class Rules:
             try:
                 data = json.loads(data)
             except json.JSONDecodeError as exc:
-                raise RulesError(f"rules JSON is not valid JSON: {exc.msg}") from None
+                raise RulesError(Refusal(Code.NOT_JSON, {"reason": exc.msg})) from None
         if not isinstance(data, Mapping):
-            raise RulesError("rules JSON must be an object")
+            raise RulesError(Refusal(Code.JSON_NOT_OBJECT))
         base = cls.parse(str(data.get("rules", "farkle")))
         changes = {}
         for name, value in data.items():
@@ -216,17 +218,29 @@ class Knob:
     def kind(self) -> Any:
         return _FIELD_TYPES[self.name]
 
-    def accepted(self) -> str:
+    def choices(self) -> tuple[str, ...] | None:
+        """The values this knob takes, when they can be listed (None: a number of points)."""
         kind = self.kind
         if kind is bool:
-            return "yes or no"
+            return ("yes", "no")
         if isinstance(kind, type) and issubclass(kind, enum.Enum):
-            return " or ".join(m.value for m in kind)
-        return "a whole number of points, a multiple of 50" if self.name != "dice" else "5 or 6"
+            return tuple(m.value for m in kind)
+        return ("5", "6") if self.name == "dice" else None
+
+    def accepted(self) -> str:
+        choices = self.choices()
+        return "a whole number of points, a multiple of 50" if choices is None else " or ".join(choices)
+
+    def refusal(self, value: str) -> Refusal:
+        """The refusal of ``value`` (as written) for this knob: what the knob takes."""
+        choices = self.choices()
+        if choices is None:
+            return Refusal(Code.POINTS_TAKES, {"knob": self.name, "value": value})
+        return Refusal(Code.KNOB_TAKES, {"knob": self.name, "value": value, "choices": choices})
 
     def read(self, text: str) -> Any:
         kind = self.kind
-        bad = RulesError(f"{self.name}={text} is not allowed: {self.name} takes {self.accepted()}")
+        bad = RulesError(self.refusal(text))
         if kind is bool:
             if text.lower() in ("yes", "true", "on", "1"):
                 return True
@@ -309,7 +323,8 @@ def _knob(name: str) -> Knob:
     try:
         return _KNOBS_BY_NAME[name]
     except KeyError:
-        raise RulesError(f"unknown knob '{name}'; knobs are: {', '.join(k.name for k in KNOBS)}") from None
+        knobs = tuple(k.name for k in KNOBS)
+        raise RulesError(Refusal(Code.UNKNOWN_KNOB, {"knob": name, "knobs": knobs})) from None
 
 
 def _validate(r: Rules) -> None:
@@ -318,29 +333,29 @@ def _validate(r: Rules) -> None:
         value = getattr(r, k.name)
         kind = _FIELD_TYPES[k.name]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise RulesError(f"{k.name}={value!r} is not allowed: {k.name} takes {k.accepted()}")
+            raise RulesError(k.refusal(repr(value)))
     if r.dice not in (5, 6):
-        raise RulesError(f"dice={r.dice} is not allowed: dice takes 5 or 6")
+        raise RulesError(_KNOBS_BY_NAME["dice"].refusal(str(r.dice)))
     if r.target <= 0:
-        raise RulesError(f"target={r.target} is not allowed: the target must be positive")
+        raise RulesError(Refusal(Code.TARGET_NOT_POSITIVE, {"value": r.target}))
     if r.target > MAX_TARGET:
-        raise RulesError(f"target={r.target} is not allowed: the target may be at most {MAX_TARGET}")
+        raise RulesError(Refusal(Code.TARGET_TOO_HIGH, {"value": r.target, "max": MAX_TARGET}))
     points = [k.name for k in KNOBS if _FIELD_TYPES[k.name] is int and k.name != "dice"]  # every other number
     for name in points:
         value = getattr(r, name)
         if value < 0:
-            raise RulesError(f"{name}={value} is not allowed: {name} may not be negative")
+            raise RulesError(Refusal(Code.NEGATIVE_POINTS, {"knob": name, "value": value}))
         if value % 50:
-            raise RulesError(f"{name}={value} is not allowed: points are multiples of 50")
+            raise RulesError(Refusal(Code.NOT_MULTIPLE_OF_50, {"knob": name, "value": value}))
     if r.single_1 == 0 and r.single_5 == 0:
-        raise RulesError("single_1=0 and single_5=0 together are not allowed: single dice must score")
+        raise RulesError(Refusal(Code.SINGLES_SCORE_NOTHING))
     if r.three_1s == 0:
-        raise RulesError("three_1s=0 is not allowed: three 1s must score")
+        raise RulesError(Refusal(Code.THREE_1S_SCORE_NOTHING))
     if r.entry > r.target:
-        raise RulesError(f"entry={r.entry} is not allowed: the entry may not be above the target ({r.target})")
+        raise RulesError(Refusal(Code.ENTRY_ABOVE_TARGET, {"value": r.entry, "target": r.target}))
     if r.min_bank > r.target:
-        raise RulesError(f"min_bank={r.min_bank} is not allowed: it may not be above the target ({r.target})")
+        raise RulesError(Refusal(Code.MIN_BANK_ABOVE_TARGET, {"value": r.min_bank, "target": r.target}))
     if r.rule_4900 and r.end is not End.EXACT:
-        raise RulesError("rule_4900=yes is not allowed without end=exact")
+        raise RulesError(Refusal(Code.RULE_4900_NOT_EXACT))
     if r.rule_4900 and r.target <= 100:
-        raise RulesError(f"rule_4900=yes is not allowed with target={r.target}: the target must be above 100")
+        raise RulesError(Refusal(Code.RULE_4900_LOW_TARGET, {"target": r.target}))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from hotdice.refusals import Code, Refusal, Refused
 from hotdice.rules import Kinds, Rules
 
 __all__ = [
@@ -42,7 +43,7 @@ _POW7_OF = {face: 7 ** (face - 1) for face in FACES}
 POW7 = np.array([7**i for i in range(6)], dtype=np.int64)
 
 
-class DiceError(ValueError):
+class DiceError(Refused):
     """Dice that cannot be read: a face outside 1..6, a letter, too many or no dice."""
 
 
@@ -55,12 +56,12 @@ def parse_dice(text: str | Iterable[int | str], max_dice: int = 6) -> tuple[int,
         for item in text:
             tokens.extend(ch for ch in str(item) if not ch.isspace() and ch != ",")
     if not tokens:
-        raise DiceError("no dice given: write the faces, e.g. 115 or 1 1 5")
+        raise DiceError(Refusal(Code.NO_DICE))
     for tok in tokens:
         if tok not in "123456":
-            raise DiceError(f"'{tok}' is not a die: faces are 1 to 6")
+            raise DiceError(Refusal(Code.NOT_A_DIE, {"token": tok}))
     if len(tokens) > max_dice:
-        raise DiceError(f"{len(tokens)} dice given, but these rules play with {max_dice}")
+        raise DiceError(Refusal(Code.TOO_MANY_DICE, {"given": len(tokens), "dice": max_dice}))
     return tuple(int(t) for t in tokens)
 
 
@@ -257,7 +258,7 @@ class Scorer:
         keep = SetAside(*dice)
         total = self.score(keep)
         if total is None:
-            raise DiceError(f"{keep} do not all score together")
+            raise DiceError(Refusal(Code.NOT_ALL_SCORE, {"keep": tuple(keep)}))
         for combo in sorted(self.combinations, key=lambda c: -len(c.dice)):
             rest = list(keep)
             try:
@@ -282,7 +283,7 @@ class Scorer:
     def _roll_key(self, roll: Iterable[int]) -> int:
         dice = tuple(roll)
         if not dice or len(dice) > self.rules.dice or not _FACE_SET.issuperset(dice):
-            raise DiceError(f"{dice} is not a roll of 1 to {self.rules.dice} dice with faces 1 to 6")
+            raise DiceError(Refusal(Code.NOT_A_ROLL, {"roll": dice, "dice": self.rules.dice}))
         return dice_key(dice)
 
 

@@ -11,6 +11,7 @@ from hotdice.engine import Game, Phase
 from hotdice.expectation import may_bank, turn_values
 from hotdice.modes import ten_turn_rules
 from hotdice.rules import Rules
+from hotdice.refusals import Code, Refusal
 from hotdice.scoring import DiceError, SetAside, scorer
 
 __all__ = ["Answer", "Drill", "ScoringQuestion"]
@@ -42,7 +43,7 @@ class ScoringQuestion:
 
     def __post_init__(self) -> None:
         if not 1 <= len(self.roll) <= self.rules.dice or any(d not in range(1, 7) for d in self.roll):
-            raise DiceError(f"{self.roll} is not a roll of 1 to {self.rules.dice} dice")
+            raise DiceError(Refusal(Code.NOT_A_QUESTION, {"roll": self.roll, "dice": self.rules.dice}))
 
     @classmethod
     def random(cls, rules: Rules, rng: random.Random, dice: int | None = None) -> ScoringQuestion:

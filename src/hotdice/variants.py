@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hotdice.refusals import Code, Refusal
 from hotdice.rules import BelowEntry, End, HotDice, Kinds, Rules, RulesError
 
 __all__ = ["VARIANTS", "Variant", "find_variant"]
@@ -55,4 +56,5 @@ def find_variant(name: str) -> Variant:
     try:
         return _BY_NAME[name.strip().lower()]
     except KeyError:
-        raise RulesError(f"unknown preset '{name}'; presets are: {', '.join(v.name for v in VARIANTS)}") from None
+        presets = tuple(v.name for v in VARIANTS)
+        raise RulesError(Refusal(Code.UNKNOWN_PRESET, {"name": name, "presets": presets})) from None

@@ -163,7 +163,7 @@ class HotDiceApp(App[None]):
         try:
             setup = self.new_setup(kind)
         except ValueError as exc:
-            return self.t.engine(str(exc))
+            return self.t.error(exc)
         if kind.level == "hard":
             from hotdice.players.solver import refusal
 

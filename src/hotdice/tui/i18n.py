@@ -1,17 +1,18 @@
-"""Every string of the terminal game, in English and French, and the translation of the engine's messages.
+"""Every string of the terminal game, in English and French, the engine's refusals among them.
 
-The engine, the modes and the rules speak English (their messages are part of the library). The terminal
-shows them in the player's language: :meth:`Translator.engine` rewrites each known message with a French
-template, and a test checks that every message the engine can give for a refused bank is known here.
-Unknown messages are shown as they are rather than hidden.
+The engine, the modes and the rules speak English (their messages are part of the library), and give each
+refusal as data (:class:`hotdice.refusals.Refusal`): the terminal words it in the player's language from its
+code and values (:meth:`Translator.refusal`), one message per code in each language.
 """
 
 from __future__ import annotations
 
 import locale
 import os
-import re
 from collections.abc import Mapping
+
+from hotdice.engine import IllegalMoveError
+from hotdice.refusals import Refusal, Refused, Words
 
 __all__ = ["CATALOGS", "LANGUAGES", "Translator", "detect_language"]
 
@@ -292,6 +293,63 @@ EN: dict[str, str] = {
     "dice.many": "{n} dice",
     "turns.one": "{n} turn",
     "turns.many": "{n} turns",
+    # refusals of the engine, the rules and the modes (hotdice.refusals.Code), without the knob notes the
+    # library's sentences end with: the table has little room and the player reads the rules with ?
+    "refusal.cannot_bank": "cannot bank: {reason}",
+    "refusal.game-over": "the game is over",
+    "refusal.not-your-turn": "it is not {player}'s turn: it is {current}'s",
+    "refusal.no-such-player": "it is not player {seat}'s turn: it is {current}'s",
+    "refusal.set-aside-first": "set aside scoring dice from the roll first",
+    "refusal.rolling": "the dice are being rolled",
+    "refusal.not-rolling": "no roll is asked for: the player has not chosen to roll",
+    "refusal.no-roll": "there is no roll to set dice aside from: roll first",
+    "refusal.empty-set-aside": "nothing to set aside: choose at least one scoring die",
+    "refusal.not-in-roll": "{keep:dice} is not in the roll {roll:dice}",
+    "refusal.not-scoring": "{keep:dice}: every die set aside must score, and these do not all score",
+    "refusal.every-triple": "{keep:dice}: every triple of the roll must be set aside",
+    "refusal.would-pass-target": "{keep:dice} would pass the target of exactly {target}: set aside fewer dice",
+    "refusal.roll-first": "nothing to bank yet: roll first",
+    "refusal.hot-dice-must-roll": "hot dice must be rolled again",
+    "refusal.must-validate": "a triple or a full hand must be validated by a scoring roll first",
+    "refusal.below-entry": "the first bank needs {entry} in one turn: keep rolling",
+    "refusal.min-bank": "a bank needs at least {min_bank}",
+    "refusal.rule-4900": "a bank may not leave you between {low} and {high}: go for the win (rule_4900)",
+    "refusal.empty-rules": "empty rules string: start with a preset name, e.g. 'farkle'",
+    "refusal.unknown-preset": "unknown preset '{name}'; presets are: {presets:list}",
+    "refusal.not-knob-value": "'{part}' is not knob=value (for example 'entry=500')",
+    "refusal.knob-twice": "knob '{knob}' is given twice",
+    "refusal.unknown-knob": "unknown knob '{knob}'; knobs are: {knobs:list}",
+    "refusal.not-json": "rules JSON is not valid JSON: {reason}",
+    "refusal.json-not-object": "rules JSON must be an object",
+    "refusal.knob-takes": "{knob}={value} is not allowed: {knob} takes {choices:or}",
+    "refusal.points-takes": "{knob}={value} is not allowed: {knob} takes a whole number of points, a multiple of 50",
+    "refusal.target-not-positive": "target={value} is not allowed: the target must be positive",
+    "refusal.target-too-high": "target={value} is not allowed: the target may be at most {max}",
+    "refusal.negative-points": "{knob}={value} is not allowed: {knob} may not be negative",
+    "refusal.not-multiple-of-50": "{knob}={value} is not allowed: points are multiples of 50",
+    "refusal.singles-score-nothing": "single_1=0 and single_5=0 together are not allowed: single dice must score",
+    "refusal.three-1s-score-nothing": "three_1s=0 is not allowed: three 1s must score",
+    "refusal.entry-above-target": "entry={value} is not allowed: the entry may not be above the target ({target})",
+    "refusal.min-bank-above-target": "min_bank={value} is not allowed: it may not be above the target ({target})",
+    "refusal.rule-4900-not-exact": "rule_4900=yes is not allowed without end=exact",
+    "refusal.rule-4900-low-target": "rule_4900=yes is not allowed with target={target}: the target must be above 100",
+    "refusal.no-dice": "no dice given: write the faces, e.g. 115 or 1 1 5",
+    "refusal.not-a-die": "'{token}' is not a die: faces are 1 to 6",
+    "refusal.too-many-dice": "{given} dice given, but these rules play with {dice}",
+    "refusal.not-a-roll": "{roll} is not a roll of 1 to {dice} dice with faces 1 to 6",
+    "refusal.not-a-question": "{roll} is not a roll of 1 to {dice} dice",
+    "refusal.not-all-score": "{keep:dice} do not all score together",
+    "refusal.dice-count": "{given} dice given, but {rolled} are rolled",
+    "refusal.not-an-action": "'{text}' is not an action: say roll, bank or the dice to set aside ({reason})",
+    "refusal.unknown-action": "{action} is not an action",
+    "refusal.player-count": "a game has 1 to {max} players, not {players}",
+    "refusal.together-count": "playing together takes 2 to {max} players, not {players}",
+    "refusal.no-name": "every player needs a name",
+    "refusal.same-name": "two players have the same name: {names:list}",
+    "refusal.challenge-character": "'{character}' is not in challenge codes: they use 0-9 and A-Z without I, L, O, U",
+    "refusal.challenge-length": "a challenge code has 10 characters (XXXXX-XXXXX), not {length}",
+    "refusal.challenge-typo": "challenge code '{code}' has a typo: check it against the code you were sent",
+    "refusal.challenge-preset": "challenge code '{code}' names a preset this hotdice does not know",
 }
 
 FR: dict[str, str] = {
@@ -557,116 +615,74 @@ FR: dict[str, str] = {
     "dice.many": "{n} dés",
     "turns.one": "{n} tour",
     "turns.many": "{n} tours",
+    # refus du moteur, des règles et des modes (hotdice.refusals.Code)
+    "refusal.cannot_bank": "impossible d'encaisser : {reason}",
+    "refusal.game-over": "la partie est finie",
+    "refusal.not-your-turn": "ce n'est pas le tour de {player} : c'est celui de {current}",
+    "refusal.no-such-player": "ce n'est pas le tour du joueur {seat} : c'est celui de {current}",
+    "refusal.set-aside-first": "mettez d'abord de côté des dés qui rapportent",
+    "refusal.rolling": "les dés sont en train d'être lancés",
+    "refusal.not-rolling": "aucun lancer n'est demandé",
+    "refusal.no-roll": "aucun lancer dont mettre des dés de côté : lancez d'abord",
+    "refusal.empty-set-aside": "rien à mettre de côté : choisissez au moins un dé qui rapporte",
+    "refusal.not-in-roll": "{keep:dice} n'est pas dans le lancer {roll:dice}",
+    "refusal.not-scoring": "{keep:dice} : chaque dé mis de côté doit rapporter, et ceux-ci ne rapportent pas tous",
+    "refusal.every-triple": "{keep:dice} : chaque brelan du lancer doit être mis de côté",
+    "refusal.would-pass-target": (
+        "{keep:dice} dépasserait l'objectif d'exactement {target} : mettez moins de dés de "
+        "côté"
+    ),
+    "refusal.roll-first": "rien à encaisser : lancez d'abord",
+    "refusal.hot-dice-must-roll": "les Hot Dice doivent être relancés",
+    "refusal.must-validate": "un brelan ou une main pleine doit d'abord être validé par un lancer qui rapporte",
+    "refusal.below-entry": "le premier encaissement demande {entry} en un tour : continuez à lancer",
+    "refusal.min-bank": "un encaissement demande au moins {min_bank}",
+    "refusal.rule-4900": "un encaissement ne peut pas vous laisser entre {low} et {high} : visez la victoire",
+    "refusal.empty-rules": "règles vides : commencez par un jeu, ex. farkle",
+    "refusal.unknown-preset": "jeu de règles « {name} » inconnu ; il y a : {presets:list}",
+    "refusal.not-knob-value": "« {part} » n'est pas réglage=valeur (ex. entry=500)",
+    "refusal.knob-twice": "le réglage « {knob} » est donné deux fois",
+    "refusal.unknown-knob": "réglage « {knob} » inconnu ; il y a : {knobs:list}",
+    "refusal.not-json": "les règles en JSON ne sont pas du JSON valide : {reason}",
+    "refusal.json-not-object": "les règles en JSON doivent être un objet",
+    "refusal.knob-takes": "{knob}={value} n'est pas permis : {knob} prend {choices:or}",
+    "refusal.points-takes": "{knob}={value} n'est pas permis : {knob} prend un nombre entier de points, multiple de 50",
+    "refusal.target-not-positive": "target={value} n'est pas permis : l'objectif doit être positif",
+    "refusal.target-too-high": "target={value} n'est pas permis : l'objectif est au plus {max}",
+    "refusal.negative-points": "{knob}={value} n'est pas permis : {knob} ne peut pas être négatif",
+    "refusal.not-multiple-of-50": "{knob}={value} n'est pas permis : les points vont par 50",
+    "refusal.singles-score-nothing": "un 1 et un 5 ne peuvent pas valoir 0 tous les deux",
+    "refusal.three-1s-score-nothing": "trois 1 doivent rapporter",
+    "refusal.entry-above-target": "entry={value} n'est pas permis : le seuil ne peut dépasser l'objectif ({target})",
+    "refusal.min-bank-above-target": "min_bank={value} n'est pas permis : pas au-dessus de l'objectif ({target})",
+    "refusal.rule-4900-not-exact": "la règle des 4900 demande une fin « exactement »",
+    "refusal.rule-4900-low-target": "la règle des 4900 demande un objectif au-dessus de 100, pas {target}",
+    "refusal.no-dice": "aucun dé : écrivez les faces, par ex. 115 ou 1 1 5",
+    "refusal.not-a-die": "« {token} » n'est pas un dé : les faces vont de 1 à 6",
+    "refusal.too-many-dice": "{given} dés donnés, mais ces règles se jouent avec {dice}",
+    "refusal.not-a-roll": "{roll} n'est pas un lancer de 1 à {dice} dés aux faces de 1 à 6",
+    "refusal.not-a-question": "{roll} n'est pas un lancer de 1 à {dice} dés",
+    "refusal.not-all-score": "{keep:dice} ne rapportent pas tous ensemble",
+    "refusal.dice-count": "{given} dés donnés, mais {rolled} sont lancés",
+    "refusal.not-an-action": (
+        "« {text} » n'est pas une action : dites roll, bank ou les dés à mettre de côté "
+        "({reason})"
+    ),
+    "refusal.unknown-action": "{action} n'est pas une action",
+    "refusal.player-count": "une partie compte de 1 à {max} joueurs, pas {players}",
+    "refusal.together-count": "on joue ensemble de 2 à {max} joueurs, pas {players}",
+    "refusal.no-name": "chaque joueur doit avoir un nom",
+    "refusal.same-name": "deux joueurs ont le même nom : {names:list}",
+    "refusal.challenge-character": (
+        "« {character} » n'est pas dans les codes de défi : ils utilisent 0-9 et A-Z sans "
+        "I, L, O, U"
+    ),
+    "refusal.challenge-length": "un code de défi a 10 caractères (XXXXX-XXXXX), pas {length}",
+    "refusal.challenge-typo": "le code « {code} » contient une faute de frappe : comparez-le au code reçu",
+    "refusal.challenge-preset": "le code « {code} » désigne un jeu de règles inconnu de ce hotdice",
 }
 
 CATALOGS: Mapping[str, Mapping[str, str]] = {"en": EN, "fr": FR}
-
-# The engine's, the modes' and the rules' English messages, with their French templates. Groups are named
-# so that the French can reorder them.
-_FRENCH_MESSAGES: tuple[tuple[str, str], ...] = (
-    (r"cannot bank: (?P<rest>.*)", "impossible d'encaisser : {rest}"),
-    (r"nothing to bank yet: roll first", "rien à encaisser : lancez d'abord"),
-    (r"hot dice must be rolled again \(hot_dice=must\)", "les Hot Dice doivent être relancés"),
-    (
-        r"a triple or a full hand must be validated by a scoring roll first \(validate=yes\)",
-        "un brelan ou une main pleine doit d'abord être validé par un lancer qui rapporte",
-    ),
-    (
-        r"the first bank needs (?P<entry>\d+) in one turn: keep rolling \(entry=\d+\)",
-        "le premier encaissement demande {entry} en un tour : continuez à lancer",
-    ),
-    (r"a bank needs at least (?P<points>\d+) \(min_bank=\d+\)", "un encaissement demande au moins {points}"),
-    (
-        r"a bank may not leave you between (?P<low>\d+) and (?P<high>\d+): go for the win \(rule_4900\)",
-        "un encaissement ne peut pas vous laisser entre {low} et {high} : visez la victoire",
-    ),
-    (r"set aside scoring dice from the roll first", "mettez d'abord de côté des dés qui rapportent"),
-    (r"the dice are being rolled", "les dés sont en train d'être lancés"),
-    (r"the game is over", "la partie est finie"),
-    (r"(?P<keep>\d+) is not in the roll (?P<roll>\d+)", "{keep} n'est pas dans le lancer {roll}"),
-    (
-        r"(?P<keep>\d+): every die set aside must score, and these do not all score",
-        "{keep} : chaque dé mis de côté doit rapporter, et ceux-ci ne rapportent pas tous",
-    ),
-    (
-        r"(?P<keep>\d+): every triple of the roll must be set aside \(validate=yes\)",
-        "{keep} : chaque brelan du lancer doit être mis de côté",
-    ),
-    (
-        r"(?P<keep>\d+) would pass the target of exactly (?P<target>\d+) \(end=exact\): set aside fewer dice",
-        "{keep} dépasserait l'objectif d'exactement {target} : mettez moins de dés de côté",
-    ),
-    (r"no roll is asked for: the player has not chosen to roll", "aucun lancer n'est demandé"),
-    (r"(?P<given>\d+) dice given, but (?P<wanted>\d+) are rolled", "{given} dés donnés, mais {wanted} sont lancés"),
-    (
-        r"(?P<given>\d+) dice given, but these rules play with (?P<wanted>\d+)",
-        "{given} dés donnés, mais ces règles se jouent avec {wanted}",
-    ),
-    (r"'(?P<tok>.*)' is not a die: faces are 1 to 6", "« {tok} » n'est pas un dé : les faces vont de 1 à 6"),
-    (r"no dice given: write the faces, e.g. 115 or 1 1 5", "aucun dé : écrivez les faces, par ex. 115 ou 1 1 5"),
-    (r"every player needs a name", "chaque joueur doit avoir un nom"),
-    (r"two players have the same name: (?P<names>.*)", "deux joueurs ont le même nom : {names}"),
-    (
-        r"playing together takes 2 to 8 players, not (?P<n>\d+)",
-        "on joue ensemble à 2 à 8 joueurs, pas {n}",
-    ),
-    (r"a game has 1 to 8 players, not (?P<n>\d+)", "une partie compte de 1 à 8 joueurs, pas {n}"),
-    (
-        r"'(?P<ch>.)' is not in challenge codes: they use 0-9 and A-Z without I, L, O, U",
-        "« {ch} » n'est pas dans les codes de défi : ils utilisent 0-9 et A-Z sans I, L, O, U",
-    ),
-    (
-        r"a challenge code has 10 characters \(XXXXX-XXXXX\), not (?P<n>\d+)",
-        "un code de défi a 10 caractères (XXXXX-XXXXX), pas {n}",
-    ),
-    (
-        r"challenge code '(?P<code>.*)' has a typo: check it against the code you were sent",
-        "le code « {code} » contient une faute de frappe : comparez-le au code reçu",
-    ),
-    (
-        r"challenge code '(?P<code>.*)' names a preset this hotdice does not know",
-        "le code « {code} » désigne un jeu de règles inconnu de ce hotdice",
-    ),
-    (r"unknown preset '(?P<name>.*)'; presets are: (?P<list>.*)", "jeu de règles « {name} » inconnu ; il y a : {list}"),
-    (r"unknown knob '(?P<name>.*)'; knobs are: (?P<list>.*)", "réglage « {name} » inconnu ; il y a : {list}"),
-    (r"empty rules string: start with a preset name, e.g. 'farkle'", "règles vides : commencez par un jeu, ex. farkle"),
-    (
-        r"'(?P<part>.*)' is not knob=value \(for example 'entry=500'\)",
-        "« {part} » n'est pas réglage=valeur (ex. entry=500)",
-    ),
-    (r"knob '(?P<name>.*)' is given twice", "le réglage « {name} » est donné deux fois"),
-    (
-        r"(?P<what>\S+) is not allowed: (?P<knob>\w+) takes (?P<accepted>.*)",
-        "{what} n'est pas permis : {knob} prend {accepted}",
-    ),
-    (r"(?P<what>\S+) is not allowed: points are multiples of 50", "{what} n'est pas permis : les points vont par 50"),
-    (r"(?P<what>\S+) is not allowed: (?P<knob>\w+) may not be negative", "{what} n'est pas permis : pas de négatif"),
-    (
-        r"(?P<what>\S+) is not allowed: the entry may not be above the target \((?P<target>\d+)\)",
-        "{what} n'est pas permis : le seuil ne peut dépasser l'objectif ({target})",
-    ),
-    (
-        r"(?P<what>\S+) is not allowed: it may not be above the target \((?P<target>\d+)\)",
-        "{what} n'est pas permis : pas au-dessus de l'objectif ({target})",
-    ),
-    (r"rule_4900=yes is not allowed without end=exact", "la règle des 4900 demande une fin « exactement »"),
-    (
-        r"rule_4900=yes is not allowed with target=(?P<t>\d+): the target must be above 100",
-        "la règle des 4900 demande un objectif au-dessus de 100",
-    ),
-    (
-        r"(?P<what>\S+) is not allowed: the target (?P<rest>must be positive|may be at most \d+)",
-        "{what} n'est pas permis : objectif hors limites",
-    ),
-    (
-        r"single_1=0 and single_5=0 together are not allowed: single dice must score",
-        "un 1 et un 5 ne peuvent pas valoir 0 tous les deux",
-    ),
-    (r"three_1s=0 is not allowed: three 1s must score", "trois 1 doivent rapporter"),
-)
-_KNOB_NOTE = re.compile(r" \(\w+=[\w-]+\)(?=$|:)")
-_FRENCH = tuple((re.compile(pattern), template) for pattern, template in _FRENCH_MESSAGES)
-
 
 def detect_language(environ: Mapping[str, str] | None = None) -> str:
     """The language of the user's locale: French for any ``fr`` locale, English otherwise."""
@@ -689,6 +705,7 @@ class Translator:
             raise ValueError(f"unknown language '{lang}': choose one of {', '.join(LANGUAGES)}")
         self.lang = lang
         self._catalog = CATALOGS[lang]
+        self._words = Words(" ou ") if lang == "fr" else Words()
 
     def __call__(self, key: str, **values: object) -> str:
         return self._catalog[key].format(**values)
@@ -717,17 +734,15 @@ class Translator:
         text = f"{value:.{digits}f}"
         return text.replace(".", ",") if self.lang == "fr" else text
 
-    def engine(self, message: str) -> str:
-        """A message of the engine, the modes or the rules, in this language (as it is if unknown).
+    def refusal(self, refusal: Refusal) -> str:
+        """A refusal of the engine, the rules or the modes, worded in this language from its code and values."""
+        values = {k: self.refusal(v) if isinstance(v, Refusal) else v for k, v in refusal.values.items()}
+        return self._words.format(self._catalog[f"refusal.{refusal.code}"], **values)
 
-        The knob a refusal names at its end, such as "(entry=500)", is left out: the table has little room
-        and the player reads the rules with ``?``.
-        """
-        if self.lang == "en":
-            return _KNOB_NOTE.sub("", message)
-        for pattern, template in _FRENCH:
-            found = pattern.fullmatch(message)
-            if found:
-                values = {k: self.engine(v) if k == "rest" else v for k, v in found.groupdict().items()}
-                return template.format(**values)
-        return message
+    def error(self, error: Exception) -> str:
+        """An error in this language: its refusal if it carries one (a refused bank says so), else as it is."""
+        if not isinstance(error, Refused):
+            return str(error)
+        reason = self.refusal(error.refusal)
+        banking = isinstance(error, IllegalMoveError) and error.bank
+        return self("refusal.cannot_bank", reason=reason) if banking else reason

@@ -4,19 +4,27 @@ from __future__ import annotations
 
 from typing import Any
 
+from hotdice.engine import IllegalMoveError
+from hotdice.refusals import Refused
+
 __all__ = ["BadRequest", "Conflict", "Forbidden", "KeyRevealed", "NotFound", "Stale", "WebError"]
 
 
 class WebError(Exception):
-    """A refusal: an HTTP status, a reason a person can read, and a short machine code."""
+    """A refusal: an HTTP status, a reason a person can read, and a short machine code. ``because``: the
+    library's error behind it; when it is a refusal of the game or the rules, the answer carries it as data
+    (``refusal``: its code and values, and whether it refused a bank), for a page to word."""
 
     status = 400
     code = "bad-request"
 
-    def __init__(self, reason: str, **extra: Any) -> None:
+    def __init__(self, reason: str, *, because: Exception | None = None, **extra: Any) -> None:
         super().__init__(reason)
         self.reason = reason
         self.extra = extra
+        if isinstance(because, Refused):
+            banking = isinstance(because, IllegalMoveError) and because.bank
+            self.extra["refusal"] = {**because.refusal.to_json(), "bank": banking}
 
     def body(self) -> dict[str, Any]:
         return {"detail": self.reason, "code": self.code, **self.extra}

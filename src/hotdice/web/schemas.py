@@ -30,6 +30,7 @@ __all__ = [
     "NewTable",
     "QuestionAnswer",
     "Refusal",
+    "Refused",
     "RulesQuery",
     "Since",
     "StepIn",
@@ -47,14 +48,25 @@ RulesQuery = Annotated[str, Query(max_length=600)]
 Since = Annotated[int | None, Query(ge=0, le=1_000_000)]  # an event number, bounded as action numbers are
 
 
+class Refused(BaseModel):
+    """What the game or the rules refused, as data: a code of :class:`hotdice.refusals.Code`, the values its
+    sentence needs, and whether the refused action was a bank ("cannot bank: ...")."""
+
+    code: str
+    values: dict[str, Any]
+    bank: bool = False
+
+
 class Refusal(BaseModel):
     """Every 4xx of the API: the reason, for a person, and a short code for a program; a few say more (a
-    stale action: ``game``, the game now; a rate limit: ``limit``, which one)."""
+    stale action: ``game``, the game now; a rate limit: ``limit``, which one; a refusal of the game or the
+    rules: ``refusal``, its code and values)."""
 
     model_config = ConfigDict(extra="allow")
 
     detail: str
     code: str
+    refusal: Refused | None = None
 
 
 class Made(BaseModel):

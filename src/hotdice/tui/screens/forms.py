@@ -25,7 +25,8 @@ class _Form(HotDiceScreen):
         self.app.pop_screen()
 
     def error(self, message: str) -> None:
-        self.query_one("#form-error", Static).update(Text(self.hotdice.t.engine(message), style="bold"))
+        """Show why the form is refused (already in the player's language)."""
+        self.query_one("#form-error", Static).update(Text(message, style="bold"))
 
 
 class NamesScreen(_Form):
@@ -106,7 +107,7 @@ class ChallengeJoinScreen(_Form):
         try:
             code = Challenge.parse(event.value).code
         except ValueError as exc:
-            self.error(str(exc))
+            self.error(self.hotdice.t.error(exc))
             return
         error = self.hotdice.start(GameKind(Mode.CHALLENGE, code=code), replace=True)
         if error is not None:

@@ -149,7 +149,7 @@ class SettingsScreen(HotDiceScreen):
             try:
                 self.use(app.rules.replace(**{key: value}))
             except RulesError as exc:
-                self.say(t("settings.refused", reason=t.engine(str(exc))))
+                self.say(t("settings.refused", reason=t.error(exc)))
         app.prefs.save()
         self.relabel()
 
@@ -164,7 +164,7 @@ class SettingsScreen(HotDiceScreen):
         try:
             rules = Rules.parse(event.value)
         except RulesError as exc:
-            self.say(t("settings.refused", reason=t.engine(str(exc))))
+            self.say(t("settings.refused", reason=t.error(exc)))
             return
         self.use(rules)
         self.hotdice.prefs.save()

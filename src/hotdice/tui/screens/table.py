@@ -39,6 +39,7 @@ from hotdice.modes import Mode, shown_rules
 from hotdice.odds import roll_odds
 from hotdice.players.skilled import pending
 from hotdice.players.solver.background import SOLVER, Status
+from hotdice.refusals import Refusal
 from hotdice.scoring import DiceError, Option, SetAside, parse_dice, scorer
 from hotdice.tui.screens.base import HotDiceScreen
 from hotdice.tui.session import Session
@@ -159,10 +160,11 @@ class TableScreen(HotDiceScreen):
         return next((o for o in self.session.game.options() if o.keep == keep), None)
 
     def refusal_of(self, keep: SetAside) -> str:
-        """The engine's reason for refusing a set-aside it does not offer."""
-        return self.hotdice.t.engine(self.session.game.why_not_set_aside(keep) or "")
+        """The engine's reason for refusing a set-aside it does not offer, in the player's language."""
+        refusal = self.session.game.why_not_set_aside(keep)
+        return "" if refusal is None else self.hotdice.t.refusal(refusal)
 
-    def bank_after(self, option: Option) -> str | None:
+    def bank_after(self, option: Option) -> Refusal | None:
         """Why the bank right after setting ``option`` aside would be refused, or None (engine's rule)."""
         return self.session.game.why_not_bank_after(option)
 
@@ -426,12 +428,12 @@ class TableScreen(HotDiceScreen):
                 lines.append(Text(self._bank_line(total, game.why_not_bank())))
         return Text("\n").join(lines)
 
-    def _bank_line(self, total: int, refusal: str | None) -> str:
+    def _bank_line(self, total: int, refusal: Refusal | None) -> str:
         t = self.hotdice.t
         game = self.session.game
         seat = game.current
         if refusal is not None:
-            return t("table.bank_no", reason=t.engine(refusal))
+            return t("table.bank_no", reason=t.refusal(refusal))
         if not bank_records(game.rules, entered=game.entered[seat], turn_total=total):
             return t("table.bank_not_recorded", points=t.number(total), entry=t.number(game.rules.entry))
         return t("table.bank_ok", points=t.number(total), score=t.number(game.scores[seat] + total))
@@ -506,7 +508,7 @@ class TableScreen(HotDiceScreen):
             if then is BANK:
                 refusal = self.bank_after(option)
                 if refusal is not None:
-                    self.say(t("table.bank_no", reason=t.engine(refusal)))
+                    self.say(t("table.bank_no", reason=t.refusal(refusal)))
                     return
             turn = game.turn
             game.apply(keep)
@@ -520,7 +522,7 @@ class TableScreen(HotDiceScreen):
             else:
                 self.session.setup.play(then)
         except IllegalMoveError as exc:
-            self.say(t.engine(str(exc)))
+            self.say(t.error(exc))
         self.sync()
 
     @on(Input.Submitted, "#pad-input")
@@ -529,7 +531,7 @@ class TableScreen(HotDiceScreen):
         try:
             game.apply_roll(parse_dice(event.value, game.rules.dice))
         except (DiceError, InvalidMoveError, IllegalMoveError) as exc:
-            self.say(self.hotdice.t.engine(str(exc)))
+            self.say(self.hotdice.t.error(exc))
             return
         self.message = ""
         self.sync()

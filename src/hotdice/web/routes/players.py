@@ -35,5 +35,5 @@ def check_rules(text: RulesQuery = "farkle") -> dict[str, Any]:
     try:
         rules = Rules.parse(text)
     except RulesError as exc:
-        raise BadRequest(f"bad rules: {exc}") from None
+        raise BadRequest(f"bad rules: {exc}", because=exc) from None
     return {**rules.to_json(), "scoring": [{"combination": n, "points": p} for n, p in scoring_table(rules)]}

@@ -70,7 +70,7 @@ def find(session: Session, code: str) -> WebChallenge:
     try:
         parsed = Challenge.parse(code[:40])
     except ValueError as exc:
-        raise BadRequest(str(exc)) from None
+        raise BadRequest(str(exc), because=exc) from None
     found = session.get(WebChallenge, parsed.code)
     if found is None:
         raise NotFound(f"no challenge {parsed.code} on this server: check the code you were sent")

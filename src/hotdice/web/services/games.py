@@ -42,6 +42,7 @@ from hotdice.players import LEVELS, computer_spec, make_player
 from hotdice.players.solver import refusal
 from hotdice.players.solver.background import SOLVER, Status
 from hotdice.record import Record, RecordError, record_of, replay, state_json, time_text
+from hotdice.refusals import Refusal
 from hotdice.rules import Rules, RulesError
 from hotdice.scoring import DiceError, SetAside, parse_dice
 from hotdice.stats import record_game
@@ -194,7 +195,7 @@ def create(
     try:
         table = Rules.parse(rules if rules is not None else owner.rules)
     except RulesError as exc:
-        raise BadRequest(f"bad rules: {exc}") from None
+        raise BadRequest(f"bad rules: {exc}", because=exc) from None
     people = [clean_name(n) for n in (names or [owner.name])]
     try:
         match mode:
@@ -223,7 +224,7 @@ def create(
             case _:
                 raise BadRequest(f"unknown mode '{mode}': {', '.join(m.value for m in LOCAL_MODES)}")
     except ValueError as exc:  # the mode's own refusals: two players of one name, too many players
-        raise BadRequest(str(exc)) from None
+        raise BadRequest(str(exc), because=exc) from None
     row = new_game_row(setup, owner, seats)
     session.add(row)
     session.flush()
@@ -390,7 +391,7 @@ class Intent:
             if self.dice is not None:
                 out.append("dice " + "".join(map(str, parse_dice(self.dice, rules.dice))))
         except DiceError as exc:
-            raise BadRequest(str(exc)) from None
+            raise BadRequest(str(exc), because=exc) from None
         return out
 
 
@@ -449,9 +450,9 @@ def act(
                 else:
                     game.apply_roll(dice.roll(game.dice_to_roll, game.turn, game.rolls_this_turn))
     except (InvalidMoveError, DiceError) as exc:
-        raise BadRequest(str(exc)) from None
+        raise BadRequest(str(exc), because=exc) from None
     except IllegalMoveError as exc:
-        raise Conflict(str(exc)) from None
+        raise Conflict(str(exc), because=exc) from None
     return _saved(session, loaded, viewer_id, notice, at) or _repeat_or_stale(load(session, game_id), viewer_id, n,
                                                                                  lines)
 
@@ -589,6 +590,15 @@ def _advice(loaded: Loaded, viewer_id: str) -> dict[str, Any]:
 # -- what the browser is shown ---------------------------------------------------------------------------
 
 
+def _english(refusal: Refusal | None) -> str | None:
+    return None if refusal is None else str(refusal)
+
+
+def _data(refusal: Refusal | None) -> dict[str, Any] | None:
+    """A refusal as the view carries it beside its English sentence: code and values, for a page to word."""
+    return None if refusal is None else refusal.to_json()
+
+
 def _risk(rules: Rules, dice: int) -> dict[str, Any]:
     p: Fraction = roll_odds(rules, dice).farkle
     return {"dice": dice, "p": float(p), "exact": f"{p.numerator}/{p.denominator}"}
@@ -625,14 +635,15 @@ def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
             "points": o.points,
             "dice_left": o.dice_left,
             "hot_dice": hot,
-            "bank": refusal,
+            "bank": _english(refusal),
+            "bank_refusal": _data(refusal),
             "records": bank_records(rules, entered=entered, turn_total=total),
             "wins": wins,
             "risk": _risk(rules, dice),
         })
-    # Why each other choice of dice from the roll is refused, in the engine's words (at most 63 of them).
-    # From the roll sorted, the same dice come as the same tuple: each is asked about once.
-    refusals: dict[str, str] = {}
+    # Why each other choice of dice from the roll is refused, in the engine's words and as data (at most 63
+    # of them). From the roll sorted, the same dice come as the same tuple: each is asked about once.
+    refusals: dict[str, Refusal] = {}
     if game.phase is Phase.SET_ASIDE and game.roll is not None and not ended:
         roll, asked = sorted(game.roll), set()
         for size in range(1, len(roll) + 1):
@@ -643,6 +654,7 @@ def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
                     if (reason := game.why_not_set_aside(keep)) is not None:
                         refusals[str(keep)] = reason
     deciding = game.phase is Phase.DECIDE
+    bank = None if game.to_act is None else game.why_not_bank()
     return {
         **state_json(game),  # the game itself, as records show it; what only the table needs follows
         "id": row.id,
@@ -667,9 +679,11 @@ def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
         ],
         "entry": rules.entry,
         "options": options,
-        "refusals": refusals,
+        "refusals": {keep: str(r) for keep, r in refusals.items()},
+        "set_aside_refusals": {keep: r.to_json() for keep, r in refusals.items()},
         "can_roll": deciding and not ended and ROLL in game.legal_actions(),
-        "bank": None if game.to_act is None else game.why_not_bank(),
+        "bank": _english(bank),
+        "bank_refusal": _data(bank),
         "can_bank": not ended and BANK in game.legal_actions(),
         "bank_records": bank_records(rules, entered=entered, turn_total=game.turn_total),
         "risk": _risk(rules, game.dice_to_roll),

@@ -147,4 +147,4 @@ def update(player: WebPlayer, *, name: str | None = None, rules: str | None = No
         try:
             player.rules = str(Rules.parse(rules))
         except RulesError as exc:
-            raise BadRequest(f"bad rules: {exc}") from None
+            raise BadRequest(f"bad rules: {exc}", because=exc) from None

@@ -51,7 +51,7 @@ def create(session: Session, host: WebPlayer, rules: str | None = None, roll_off
     try:
         table_rules = str(Rules.parse(rules if rules is not None else host.rules))
     except RulesError as exc:
-        raise BadRequest(f"bad rules: {exc}") from None
+        raise BadRequest(f"bad rules: {exc}", because=exc) from None
     while True:
         code = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
         try:

@@ -20,7 +20,7 @@ def _rules(text: str) -> Rules:
     try:
         return Rules.parse(text)
     except RulesError as exc:
-        raise BadRequest(f"bad rules: {exc}") from None
+        raise BadRequest(f"bad rules: {exc}", because=exc) from None
 
 
 def question(rules: str) -> dict[str, Any]:
@@ -36,7 +36,7 @@ def check_question(rules: str, roll: list[int], keep: str) -> dict[str, Any]:
         q = ScoringQuestion(r, tuple(roll))
         answer = q.check_set_aside(keep)
     except DiceError as exc:
-        raise BadRequest(str(exc)) from None
+        raise BadRequest(str(exc), because=exc) from None
     best = q.best_set_aside
     return {
         "correct": answer.correct,
@@ -62,7 +62,7 @@ def check_drill(rules: str, turn_total: int, dice: int, hot_dice: bool, answer: 
         d = Drill(_rules(rules), turn_total, dice, hot_dice=hot_dice)
         checked = d.check(answer)
     except ValueError as exc:
-        raise BadRequest(str(exc)) from None
+        raise BadRequest(str(exc), because=exc) from None
     return {
         "correct": checked.correct,
         "answer": d.answer,
