@@ -10,7 +10,9 @@ import pytest
 
 from hotdice.dice import FixedDice
 from hotdice.engine import BANK, ROLL, Game, IllegalMoveError, InvalidMoveError, parse_action, roll_off
-from hotdice.modes import ALPHABET, Challenge, ScoringQuestion, together
+from hotdice.codes import ALPHABET
+from hotdice.modes import Challenge, together
+from hotdice.training import ScoringQuestion
 from hotdice.refusals import ENGLISH, Code, Refusal, Refused
 from hotdice.rules import Rules, RulesError
 from hotdice.scoring import DiceError, SetAside, parse_dice, scorer
