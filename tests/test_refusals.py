@@ -8,14 +8,14 @@ from collections.abc import Callable
 
 import pytest
 
+from hotdice.codes import ALPHABET
 from hotdice.dice import FixedDice
 from hotdice.engine import BANK, ROLL, Game, IllegalMoveError, InvalidMoveError, parse_action, roll_off
-from hotdice.codes import ALPHABET
 from hotdice.modes import Challenge, together
-from hotdice.training import ScoringQuestion
 from hotdice.refusals import ENGLISH, Code, Refusal, Refused
 from hotdice.rules import Rules, RulesError
 from hotdice.scoring import DiceError, SetAside, parse_dice, scorer
+from hotdice.training import ScoringQuestion
 from hotdice.tui.i18n import CATALOGS, Translator
 
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from hotdice.engine import Game, Phase
 from hotdice.expectation import may_bank, turn_values
 from hotdice.modes import ten_turn_rules
-from hotdice.rules import Rules
 from hotdice.refusals import Code, Refusal
+from hotdice.rules import Rules
 from hotdice.scoring import DiceError, SetAside, scorer
 
 __all__ = ["Answer", "Drill", "ScoringQuestion"]
