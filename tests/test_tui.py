@@ -23,7 +23,7 @@ from rich.console import Console
 from textual import events
 
 from hotdice.coach import advise
-from hotdice.engine import Phase, bank_refusal
+from hotdice.engine import Phase, Roll, bank_refusal
 from hotdice.modes import Mode
 from hotdice.players import PLAYERS
 from hotdice.rules import Rules
@@ -170,7 +170,7 @@ def test_solo_ten_turns_played_with_keys() -> None:
             assert "Game over" in text and "in 10 turns" in text and "Recorded in your statistics" in text
             assert recorded() == [("solo", game.scores[0], True, None)]
             # Every roll of the game is the seeded one, and the log told each of them.
-            rolls = [line for line in game.history if line.startswith("dice ")]
+            rolls = [step for step in game.history if isinstance(step.move, Roll)]
             assert len(rolls) >= 10
             await press(pilot, "escape")
             assert isinstance(app.screen, MenuScreen)
