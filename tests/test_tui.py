@@ -594,8 +594,8 @@ def test_scoring_table_names_are_translated() -> None:
     for variant in VARIANTS:
         for kinds in Kinds:
             rules = variant.rules.replace(kinds=kinds, four_kind_pair=1500, low_straight=500, high_straight=750)
-            for name, _ in scoring_table(rules):
-                assert combination_name(t, name) != name, name
+            for line in scoring_table(rules):
+                assert combination_name(t, line) != line.name, line
 
 
 def test_language_from_the_locale() -> None:
