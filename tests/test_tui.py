@@ -201,6 +201,37 @@ def test_against_the_computer_plays_its_turns_step_by_step() -> None:
     asyncio.run(run())
 
 
+def test_the_log_tells_the_scores_and_turn_totals_the_game_had() -> None:
+    """Each bank's score in the log is the sum of that player's banks; each turn total, of the turn's set-asides."""
+    async def run() -> None:
+        app = make_app("farkle,target=2000")
+        async with app.run_test(size=(200, 60)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "versus-easy")
+            screen = await play_to_the_end(pilot)
+            game = screen.session.game
+            log = [str(line.text) for line in screen.query_one("#log").lines]
+            scores: dict[str, int] = {}
+            total = 0
+            number = r"(\d{1,3}(?:,\d{3})*)"  # 2,250
+
+            def read(text: str) -> int:
+                return int(text.replace(",", ""))
+
+            for line in log:
+                if found := re.fullmatch(rf"(\w+): banks {number}, score {number}", line):
+                    scores[found[1]] = scores.get(found[1], 0) + read(found[2])
+                    assert scores[found[1]] == read(found[3]), line
+                elif found := re.fullmatch(rf"\w+: sets aside [\d ]+ for {number} \(turn total {number}\)", line):
+                    total += read(found[1])
+                    assert total == read(found[2]), line
+                elif line.startswith("—"):
+                    total = 0
+            assert sorted(scores.values()) == sorted(s for s in game.scores if s)
+
+    asyncio.run(run())
+
+
 def test_computer_turn_is_paced_and_skippable() -> None:
     async def run() -> None:
         app = make_app("farkle,target=2000", pace=30.0)  # far slower than the test: only a skip ends it
