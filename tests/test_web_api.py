@@ -281,6 +281,21 @@ def test_a_long_games_answers_stay_small_and_carry_its_events_as_they_happen(ali
     assert alice.get(f"/api/games/{view['id']}", params={"since": -1}).status_code == 422
 
 
+def test_each_event_carries_every_score_after_it(alice: TestClient) -> None:
+    """The log needs no re-adding of banks and penalties: each event says the scores it left."""
+    view = new_game(alice, mode="together", names=["Ann", "Bob"], rules="farkle,target=3000,three_farkles=500")
+    view = play_out(alice, view)
+    events = alice.get(f"/api/games/{view['id']}", params={"since": 0}).json()["events"]
+    scores = [0, 0]
+    for e in events:
+        if e["k"] == "bank":
+            scores[e["p"]] += e["pts"]
+        elif e["k"] == "penalty":
+            scores[e["p"]] -= e["pts"]
+        assert e["s"] == scores, e
+    assert scores == [p["score"] for p in view["players"]]
+
+
 def test_a_repeated_action_changes_nothing_and_says_so(alice: TestClient, app: FastAPI) -> None:
     view = new_game(alice, mode="solo")
     rolled = act(alice, view, {"then": "roll"})
