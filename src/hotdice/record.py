@@ -1,10 +1,10 @@
 """Game records: the rules plus the actions (DESIGN.md point 7), written as JSON and replayed.
 
 A record keeps what is needed to rebuild a game — the rules string, the players, who started, the turn
-limit, the mode, the seed of the dice if they were seeded, and the engine's history ("roll",
-"dice 123456", "keep 155", "bank") — plus the result it claims. :func:`replay` rebuilds the game by giving
-each history line to a fresh :class:`~hotdice.engine.Game`, so a record can only describe what the
-engine allows.
+limit, the mode, the seed of the dice if they were seeded, and the engine's history, one line per
+:class:`~hotdice.engine.Step` ("roll", "dice 123456", "keep 155", "bank") — plus the result it claims.
+:func:`replay` rebuilds the game by giving each step read from its line to a fresh
+:class:`~hotdice.engine.Game`, so a record can only describe what the engine allows.
 
 How a record is guarded:
 
