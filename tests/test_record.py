@@ -155,11 +155,12 @@ def test_the_steps_of_random_games_read_back(rules: str, seed: bytes, chooser: r
         assert Step.parse(line) == step and str(Step.parse(line)) == line
 
 
+_DICE = st.lists(st.integers(1, 6), min_size=1, max_size=6)
 _STEPS = st.one_of(
-    st.sampled_from([ROLL, BANK]),
-    st.lists(st.integers(1, 6), min_size=1, max_size=6).map(lambda d: SetAside(*d)),
-    st.lists(st.integers(1, 6), min_size=1, max_size=6).map(lambda d: Roll(tuple(d))),
-).map(Step)
+    st.sampled_from([Step(ROLL), Step(BANK)]),
+    _DICE.map(lambda d: Step(SetAside(*d))),
+    _DICE.map(lambda d: Step(Roll(tuple(d)))),
+)
 
 
 @given(_STEPS)
