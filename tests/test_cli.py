@@ -260,7 +260,7 @@ def test_rules_prints_rules_string_and_scoring_table(preset: str) -> None:
     text = ok("rules", preset)
     assert f"Rules: {preset}" in text.splitlines()
     rows = [r for r in table_rows(text) if len(r) == 2]
-    assert rows == [[name, str(pts)] for name, pts in scoring_table(Rules.parse(preset))]
+    assert rows == [[line.name, str(line.points)] for line in scoring_table(Rules.parse(preset))]
     for name, pts in RULES_MD_LINES[preset]:
         assert any(r[0].startswith(name) and r[1] == str(pts) for r in rows), (name, pts)
     if preset != "farkle":

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from hotdice.cli import main
 from hotdice.coach import Review, advise, full_review, measure_for, position, review
 from hotdice.dice import SeededDice
-from hotdice.engine import Game, Phase
+from hotdice.engine import Game, Phase, Roll
 from hotdice.expectation import turn_values
 from hotdice.players import make_player, play_game
 from hotdice.players.solver import two_player_solution
@@ -82,7 +82,7 @@ def turn_ends(game: Game, player: int) -> dict[int, tuple[float, float]]:
     again = Game(game.rules, players=game.players, first=game.first, turn_limit=game.turn_limit)
     out: dict[int, tuple[float, float]] = {}
     current: tuple[int, float] | None = None  # the player's turn in progress: its number, its start value
-    lines = iter(game.history)
+    steps = iter(game.history)
     while True:
         starting = again.phase is Phase.DECIDE and again.turn_total == 0 and again.rolls_this_turn == 0
         if current is not None and (again.is_over or (starting and again.turn + 1 != current[0])):
@@ -94,13 +94,13 @@ def turn_ends(game: Game, player: int) -> dict[int, tuple[float, float]]:
             current = None
         if current is None and starting and again.to_act == player:
             current = (again.turn + 1, advise(again).best.value)
-        line = next(lines, None)
-        if line is None:
+        step = next(steps, None)
+        if step is None:
             return out
-        if line.startswith("dice "):
-            again.apply_roll(tuple(int(d) for d in line[5:]))
+        if isinstance(step.move, Roll):
+            again.apply_roll(step.move.dice)
         else:
-            again.apply(line)
+            again.apply(step.move)
 
 
 @pytest.mark.parametrize("text", ["farkle,target=1000", "5000-fr,target=1000,entry=0", "5000,target=1000"])

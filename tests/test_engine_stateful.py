@@ -1,6 +1,7 @@
 """Hypothesis stateful tests of the engine over every preset and house rules: legal actions are exactly
 the accepted ones, illegal ones change nothing, scores only fall by the penalty, one player acts at a
-time, and replaying the history rebuilds the same game."""
+time, replaying the history rebuilds the same game, its steps read back as written, and every event carries
+the scores and turn total the game had after it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from hotdice.engine import BANK, ROLL, EventKind, Game, IllegalMoveError, Phase, Termination
+from hotdice.engine import BANK, ROLL, EventKind, Game, IllegalMoveError, Phase, Roll, Step, Termination
 from hotdice.refusals import Refusal
 from hotdice.rules import End, Rules
 from hotdice.scoring import SetAside
@@ -40,11 +41,11 @@ def snapshot(g: Game) -> tuple[Any, ...]:
 
 def replay(g: Game) -> Game:
     again = Game(g.rules, g.players, first=g.first, turn_limit=g.turn_limit)
-    for line in g.history:
-        if line.startswith("dice "):
-            again.apply_roll(int(ch) for ch in line[5:])
+    for step in g.history:
+        if isinstance(step.move, Roll):
+            again.apply_roll(step.move.dice)
         else:
-            again.apply(line)
+            again.apply(step.move)
     return again
 
 
@@ -165,6 +166,32 @@ class GameMachine(RuleBasedStateMachine):
             assert all(s == 0 for s, e in zip(g.scores, g.entered, strict=True) if not e)
         if g.outcome is not None:
             assert g.outcome.scores == g.scores and g.outcome.winners
+
+    @invariant()
+    def steps_read_back_as_written(self) -> None:
+        if hasattr(self, "game"):
+            for step in self.game.history:
+                line = str(step)
+                assert Step.parse(line) == step and str(Step.parse(line)) == line
+
+    @invariant()
+    def events_carry_the_scores_after_them(self) -> None:
+        """Scores re-added from banks and penalties, turn totals from set-asides: what the events say."""
+        if not hasattr(self, "game"):
+            return
+        g = self.game
+        scores, total = [0] * len(g.players), 0
+        for e in g.events:
+            if e.kind is EventKind.BANK:
+                scores[e.player] += e.points
+            elif e.kind is EventKind.PENALTY:
+                scores[e.player] -= e.points
+            if e.kind is EventKind.SET_ASIDE:
+                total += e.points
+            elif e.kind not in (EventKind.ROLL, EventKind.VALIDATED, EventKind.HOT_DICE):
+                total = 0  # the turn is banked, lost or over, or a new one starts
+            assert e.scores == tuple(scores) and e.turn_total == total
+        assert g.events[-1].scores == g.scores and g.events[-1].turn_total == g.turn_total
 
     @invariant()
     def replay_equals_live_play(self) -> None:

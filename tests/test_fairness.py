@@ -26,7 +26,7 @@ import pytest
 from scipy.stats import chi2
 
 from hotdice.dice import DiceSource, FixedDice, SecureDice, SeededDice
-from hotdice.engine import BANK, ROLL, Action, EventKind, Game, Phase
+from hotdice.engine import BANK, ROLL, Action, EventKind, Game, Phase, Roll
 from hotdice.fairness import chi_square_p, draw, face_fit, pair_fit
 from hotdice.players import PLAYERS, Player, make_player, play_game
 from hotdice.rules import Rules
@@ -81,7 +81,7 @@ def differs_before_the_unrevealed_roll(make: Callable[[DiceSource], Player]) -> 
         seen = play(make, SeededDice(seed))
         rolls = [(e.turn, sum(1 for f in seen.events[:i] if f.kind is EventKind.ROLL and f.turn == e.turn))
                  for i, e in enumerate(seen.events) if e.kind is EventKind.ROLL]
-        lines = [i for i, line in enumerate(seen.history) if line.startswith("dice ")]
+        lines = [i for i, step in enumerate(seen.history) if isinstance(step.move, Roll)]
         assert len(rolls) == len(lines)
         for k in sorted({1, len(rolls) // 3, len(rolls) // 2, len(rolls) - 1} - {0}):
             other = play(make, Spliced(SeededDice(seed), SeededDice(OTHER), rolls[k])).history

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from hotdice.codes import ALPHABET
 from hotdice.daily import DAILY_KEY_ENV, DEFAULT_DAILY_KEY, daily_day, daily_seed
 from hotdice.dice import FixedDice, SeededDice
-from hotdice.engine import BANK, ROLL, EventKind, IllegalMoveError, Phase, Termination
+from hotdice.engine import BANK, ROLL, EventKind, IllegalMoveError, Phase, Step, Termination
 from hotdice.expectation import turn_values
 from hotdice.modes import (
     SEED_BITS,
@@ -222,7 +222,7 @@ def test_score_pad_checks_the_tables_dice() -> None:
 # -- daily ------------------------------------------------------------------------------------------
 
 
-def _daily_history(name: str, now: datetime, key: bytes = b"k") -> list[str]:
+def _daily_history(name: str, now: datetime, key: bytes = b"k") -> list[Step]:
     return play_well(daily(name, now=now, key=key)).game.history
 
 

@@ -97,7 +97,7 @@ def play_fixed(rules: str, player: Player, rolls: list[str]) -> Game:
 def test_greedy_keeps_the_best_and_banks_once_it_has_the_threshold() -> None:
     # 1 is worth 100 (< 300: roll the five others); then 5-5-5 = 500: 600 in hand, bank.
     game = play_fixed("farkle", GreedyPlayer(), ["234661", "55523"])
-    assert game.history == ["roll", "dice 234661", "keep 1", "roll", "dice 55523", "keep 555", "bank"]
+    assert list(map(str, game.history)) == ["roll", "dice 234661", "keep 1", "roll", "dice 55523", "keep 555", "bank"]
     assert game.scores == (600,)
 
 
@@ -105,7 +105,7 @@ def test_greedy_threshold_decides_between_banking_and_rolling_on() -> None:
     # 1 = 100, then 3-3-3 = 300: 400 in hand. greedy (300) banks it; greedy:500 rolls two dice and farkles.
     assert play_fixed("farkle", GreedyPlayer(), ["123466", "33324"]).scores == (400,)
     game = play_fixed("farkle", make_player("greedy:500", random.Random(0)), ["123466", "33324", "26"])
-    assert game.history[-3:] == ["keep 333", "roll", "dice 26"]
+    assert list(map(str, game.history[-3:])) == ["keep 333", "roll", "dice 26"]
     assert game.scores == (0,)
 
 
@@ -113,21 +113,21 @@ def test_greedy_rolls_on_below_the_entry_and_banks_after_hot_dice() -> None:
     # entry=500: 100 + 300 = 400 cannot be banked; a 5 (450), then the last die is a 1 (550, hot dice):
     # hot dice are optional in farkle, 550 >= 500, so greedy banks.
     game = play_fixed("farkle,entry=500", GreedyPlayer(), ["123466", "33324", "52", "1"])
-    assert game.history[-2:] == ["keep 1", "bank"]
+    assert list(map(str, game.history[-2:])) == ["keep 1", "bank"]
     assert game.scores == (550,)
 
 
 def test_greedy_validates_a_triple_before_banking_in_5000_fr_6() -> None:
     # Three 1s (1000) must be set aside and validated: the three other dice are rolled, a 5 scores.
     game = play_fixed("5000-fr-6", GreedyPlayer(), ["111234", "235"])
-    assert game.history == ["roll", "dice 111234", "keep 111", "roll", "dice 235", "keep 5", "bank"]
+    assert list(map(str, game.history)) == ["roll", "dice 111234", "keep 111", "roll", "dice 235", "keep 5", "bank"]
     assert game.scores == (1050,)
 
 
 def test_greedy_does_not_throw_points_away_below_the_entry_of_5000() -> None:
     # In 5000 a bank below 350 is allowed but not recorded: greedy (300) rolls on from 300; a 1 makes 400.
     game = play_fixed("5000", GreedyPlayer(), ["33324", "16"])
-    assert game.history == ["roll", "dice 33324", "keep 333", "roll", "dice 16", "keep 1", "bank"]
+    assert list(map(str, game.history)) == ["roll", "dice 33324", "keep 333", "roll", "dice 16", "keep 1", "bank"]
     assert game.scores == (400,)
     for seed in range(5):
         game, _ = checked_game("5000", ("greedy", "greedy"), seed)

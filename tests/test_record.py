@@ -26,9 +26,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hotdice.dice import FixedDice, SeededDice
-from hotdice.engine import ROLL, Game, Phase, Termination
+from hotdice.engine import BANK, ROLL, Game, Phase, Roll, Step, Termination
 from hotdice.record import Record, RecordError, Result, record_of, replay, transcript
 from hotdice.rules import Rules
+from hotdice.scoring import SetAside
 from hotdice.variants import VARIANTS
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -134,6 +135,42 @@ def test_replay_rebuilds_live_play(
     again = Record.from_json(json.loads(json.dumps(record.to_json())))
     assert again == record
     assert snapshot(replay(again)) == snapshot(live)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_golden_line_reads_as_a_step_and_back(preset: str) -> None:
+    lines = golden(preset)["history"]
+    assert lines
+    for line in lines:
+        step = Step.parse(line)
+        assert str(step) == line and Step.parse(str(step)) == step
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(RULESETS), st.binary(max_size=8), st.randoms(use_true_random=False),
+       st.integers(min_value=0, max_value=300))
+def test_the_steps_of_random_games_read_back(rules: str, seed: bytes, chooser: random.Random, steps: int) -> None:
+    live = random_game(rules, seed, chooser, steps)
+    for step, line in zip(live.history, record_of(live).history, strict=True):
+        assert Step.parse(line) == step and str(Step.parse(line)) == line
+
+
+_DICE = st.lists(st.integers(1, 6), min_size=1, max_size=6)
+_STEPS = st.one_of(
+    st.sampled_from([Step(ROLL), Step(BANK)]),
+    _DICE.map(lambda d: Step(SetAside(*d))),
+    _DICE.map(lambda d: Step(Roll(tuple(d)))),
+)
+
+
+@given(_STEPS)
+def test_any_step_reads_back(step: Step) -> None:
+    assert Step.parse(str(step)) == step
+
+
+def test_a_roll_and_a_set_aside_of_the_same_dice_are_different_steps() -> None:
+    assert Step(Roll((1, 5))) != Step(SetAside(1, 5))
+    assert [str(Step(Roll((5, 1)))), str(Step(SetAside(5, 1)))] == ["dice 51", "keep 15"]
 
 
 def test_replay_while_dice_are_rolled() -> None:

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hotdice.rules import Kinds, Rules
-from hotdice.scoring import DiceError, SetAside, parse_dice, scorer
+from hotdice.scoring import CombinationKind, DiceError, SetAside, combinations, parse_dice, scorer, scoring_table
 from hotdice.variants import find_variant
 from tests.reference import best_partition, legal_set_asides
 from tests.test_rules import any_rules
@@ -217,3 +217,82 @@ def test_kinds_none_never_scores_a_fourth_die_of_2_3_4_6() -> None:
     r = Rules(kinds=Kinds.NONE)
     for face in (2, 3, 4, 6):
         assert scorer(r).score((face,) * 4) is None
+
+
+# -- kinds of combinations -------------------------------------------------------------------------------
+
+
+def _shape(dice: tuple[int, ...]) -> tuple[int, ...]:
+    """How many dice of each face, largest first: (4, 2) for four of a kind and a pair."""
+    return tuple(sorted((dice.count(face) for face in set(dice)), reverse=True))
+
+
+@settings(max_examples=100, deadline=None)
+@given(any_rules())
+def test_each_combination_has_the_kind_its_dice_make_and_the_points_the_rules_give(r: Rules) -> None:
+    points = {
+        CombinationKind.STRAIGHT: r.straight, CombinationKind.LOW_STRAIGHT: r.low_straight,
+        CombinationKind.HIGH_STRAIGHT: r.high_straight, CombinationKind.THREE_PAIRS: r.three_pairs,
+        CombinationKind.TWO_TRIPLETS: r.two_triplets, CombinationKind.FOUR_KIND_PAIR: r.four_kind_pair,
+    }  # fmt: skip
+    for combo in combinations(r):
+        dice, kind = tuple(combo.dice), combo.kind
+        shape = _shape(dice)
+        if kind is CombinationKind.SINGLE:
+            assert dice in ((1,), (5,)) and combo.points == (r.single_1 if dice == (1,) else r.single_5)
+        elif kind is CombinationKind.OF_A_KIND:
+            assert len(shape) == 1 and shape[0] >= 3 and combo.points == r.n_of_a_kind(dice[0], len(dice))
+        else:
+            expected = {
+                CombinationKind.STRAIGHT: (1, 1, 1, 1, 1, 1), CombinationKind.LOW_STRAIGHT: (1, 1, 1, 1, 1),
+                CombinationKind.HIGH_STRAIGHT: (1, 1, 1, 1, 1), CombinationKind.THREE_PAIRS: (2, 2, 2),
+                CombinationKind.TWO_TRIPLETS: (3, 3), CombinationKind.FOUR_KIND_PAIR: (4, 2),
+            }[kind]  # fmt: skip
+            assert shape == expected and combo.points == points[kind]
+            if kind is CombinationKind.LOW_STRAIGHT:
+                assert 6 not in dice
+            if kind is CombinationKind.HIGH_STRAIGHT:
+                assert 1 not in dice
+
+
+@pytest.mark.parametrize(
+    ("dice", "kind", "name"),
+    [
+        ("1", CombinationKind.SINGLE, "a 1"),
+        ("555", CombinationKind.OF_A_KIND, "three 5s"),
+        ("222222", CombinationKind.OF_A_KIND, "six 2s"),
+        ("123456", CombinationKind.STRAIGHT, "straight 1-6"),
+        ("12345", CombinationKind.LOW_STRAIGHT, "straight 1-5"),
+        ("23456", CombinationKind.HIGH_STRAIGHT, "straight 2-6"),
+        ("224466", CombinationKind.THREE_PAIRS, "three pairs 22-44-66"),
+        ("333444", CombinationKind.TWO_TRIPLETS, "two triples 3s and 4s"),
+        ("222255", CombinationKind.FOUR_KIND_PAIR, "four 2s and a pair of 5s"),
+        ("335555", CombinationKind.FOUR_KIND_PAIR, "four 5s and a pair of 3s"),
+    ],
+)
+def test_a_combination_is_named_from_its_kind_and_dice(dice: str, kind: CombinationKind, name: str) -> None:
+    rules = FARKLE.replace(low_straight=500, high_straight=750, four_kind_pair=1500)
+    (combo,) = [c for c in combinations(rules) if c.dice == SetAside.parse(dice)]
+    assert combo.kind is kind and combo.name == name
+
+
+def test_the_scoring_table_of_farkle_reads_as_it_always_has() -> None:
+    assert [(line.name, line.points) for line in scoring_table(FARKLE)] == [
+        ("A 1", 100), ("A 5", 50), ("Three 1s", 1000), ("Three 2s", 200), ("Three 3s", 300), ("Three 4s", 400),
+        ("Three 5s", 500), ("Three 6s", 600), ("Four of a kind", 1000), ("Five of a kind", 2000),
+        ("Six of a kind", 3000), ("Straight 1-6", 1500), ("Three pairs (three different values)", 1500),
+        ("Two triples (two different values)", 2500),
+    ]  # fmt: skip
+    doubling = [(line.kind, line.dice, line.face) for line in scoring_table(FARKLE.replace(kinds=Kinds.DOUBLING))]
+    assert (CombinationKind.OF_A_KIND, 4, 6) in doubling and (CombinationKind.OF_A_KIND, 4, None) not in doubling
+
+
+@settings(max_examples=100, deadline=None)
+@given(any_rules(), rolls)
+def test_a_partition_is_combinations_of_the_dice_adding_up_to_their_points(r: Rules, roll: list[int]) -> None:
+    s = scorer(r)
+    top = s.best(roll[: r.dice])
+    if top is not None:
+        parts = s.partition(top.keep)
+        assert sorted(d for c in parts for d in c.dice) == list(top.keep)
+        assert sum(c.points for c in parts) == top.points and all(c in s.combinations for c in parts)

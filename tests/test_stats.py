@@ -74,7 +74,7 @@ def count(game: Game) -> list[Seat]:
     entered = [rules.entry == 0] * len(seats)
     roll: tuple[int, ...] = ()
     current, total, in_hand, new_turn = game.first, 0, rules.dice, True
-    for item in game.history:
+    for item in map(str, game.history):
         seat = seats[current]
         if item == "roll":
             if new_turn:

@@ -23,7 +23,7 @@ from rich.console import Console
 from textual import events
 
 from hotdice.coach import advise
-from hotdice.engine import Phase, bank_refusal
+from hotdice.engine import Phase, Roll, bank_refusal
 from hotdice.modes import Mode
 from hotdice.players import PLAYERS
 from hotdice.rules import Rules
@@ -170,7 +170,7 @@ def test_solo_ten_turns_played_with_keys() -> None:
             assert "Game over" in text and "in 10 turns" in text and "Recorded in your statistics" in text
             assert recorded() == [("solo", game.scores[0], True, None)]
             # Every roll of the game is the seeded one, and the log told each of them.
-            rolls = [line for line in game.history if line.startswith("dice ")]
+            rolls = [step for step in game.history if isinstance(step.move, Roll)]
             assert len(rolls) >= 10
             await press(pilot, "escape")
             assert isinstance(app.screen, MenuScreen)
@@ -197,6 +197,37 @@ def test_against_the_computer_plays_its_turns_step_by_step() -> None:
             text = screen_text(app)
             assert "You win!" in text or "Computer wins" in text
             assert recorded() == [("versus", game.scores[0], True, session.computer.name)]
+
+    asyncio.run(run())
+
+
+def test_the_log_tells_the_scores_and_turn_totals_the_game_had() -> None:
+    """Each bank's score in the log is the sum of that player's banks; each turn total, of the turn's set-asides."""
+    async def run() -> None:
+        app = make_app("farkle,target=2000")
+        async with app.run_test(size=(200, 60)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "versus-easy")
+            screen = await play_to_the_end(pilot)
+            game = screen.session.game
+            log = [str(line.text) for line in screen.query_one("#log").lines]
+            scores: dict[str, int] = {}
+            total = 0
+            number = r"(\d{1,3}(?:,\d{3})*)"  # 2,250
+
+            def read(text: str) -> int:
+                return int(text.replace(",", ""))
+
+            for line in log:
+                if found := re.fullmatch(rf"(\w+): banks {number}, score {number}", line):
+                    scores[found[1]] = scores.get(found[1], 0) + read(found[2])
+                    assert scores[found[1]] == read(found[3]), line
+                elif found := re.fullmatch(rf"\w+: sets aside [\d ]+ for {number} \(turn total {number}\)", line):
+                    total += read(found[1])
+                    assert total == read(found[2]), line
+                elif line.startswith("—"):
+                    total = 0
+            assert sorted(scores.values()) == sorted(s for s in game.scores if s)
 
     asyncio.run(run())
 
@@ -594,8 +625,8 @@ def test_scoring_table_names_are_translated() -> None:
     for variant in VARIANTS:
         for kinds in Kinds:
             rules = variant.rules.replace(kinds=kinds, four_kind_pair=1500, low_straight=500, high_straight=750)
-            for name, _ in scoring_table(rules):
-                assert combination_name(t, name) != name, name
+            for line in scoring_table(rules):
+                assert combination_name(t, line) != line.name, line
 
 
 def test_language_from_the_locale() -> None:

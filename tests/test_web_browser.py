@@ -222,6 +222,10 @@ def test_a_whole_game_against_the_computer(open_page: Open) -> None:
     expect(page.locator("#over-title")).to_have_text(
         "Player & Computer (Easy) share the win" if shared else re.compile(r"You win!|Computer \(Easy\) wins"))
     expect(page.locator("#log")).to_contain_text("Computer (Easy) rolls")
+    for player in final["players"]:  # no penalty under these rules: each one's last bank left the final score
+        if player["score"]:
+            banks = page.locator("#log li.bank", has_text=f"{player['name']} banks")
+            expect(banks.last).to_have_text(re.compile(rf"→ {player['score']:,}$"))
     page.goto("/stats")
     expect(page.locator(".tile").first).to_contain_text("1")
     expect(page.locator("svg.chart")).to_have_count(2)

@@ -99,7 +99,7 @@ def _move_on_elsewhere(app: FastAPI, view: dict[str, object]) -> list[str]:
         game.apply_roll(SecureDice().roll(game.dice_to_roll, game.turn, game.rolls_this_turn))
         games.save(session, Loaded(row, game, None, json.loads(row.seats)))
         session.commit()
-        return list(game.history)
+        return list(map(str, game.history))
 
 
 def test_an_action_on_a_kept_game_is_written_without_reading_the_row(app: FastAPI, alice: TestClient) -> None:

@@ -91,7 +91,7 @@ def rules_command(
     if as_json:
         print(
             json.dumps(
-                {**r.to_json(), "scoring": [{"combination": name, "points": pts} for name, pts in scoring_table(r)]}
+                {**r.to_json(), "scoring": [{"combination": c.name, "points": c.points} for c in scoring_table(r)]}
             )
         )
         return
@@ -101,8 +101,8 @@ def rules_command(
         knobs.add_row(k.name, k.write(getattr(r, k.name)), k.help)
     out.print(knobs)
     table = Table("combination", "points", title="Scoring (dice of one roll only)")
-    for name, pts in scoring_table(r):
-        table.add_row(name, str(pts))
+    for line in scoring_table(r):
+        table.add_row(line.name, str(line.points))
     out.print(table)
 
 

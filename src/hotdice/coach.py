@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from hotdice.engine import BANK, ROLL, Action, Game, IllegalMoveError, Phase, after_set_aside, parse_action
+from hotdice.engine import BANK, ROLL, Action, Game, IllegalMoveError, Phase, Roll, after_set_aside
 from hotdice.expectation import turn_values
 from hotdice.players.solver import UNIT, affordable, kernel, race_solution, two_player_solution
 from hotdice.players.solver.background import SOLVER, Kind, Status
@@ -413,24 +413,23 @@ def full_review(record_or_game: Record | Game, player: int) -> Review:
     decisions: list[Mistake] = []
     rolls: list[Luck] = []
     before: float | None = None  # value of the player's roll, while its dice are awaited
-    for line in game.history:
-        if line.startswith("dice "):
+    for step in game.history:
+        action = step.move
+        if isinstance(action, Roll):
             turn = again.turn + 1
-            dice = tuple(int(d) for d in line[len("dice "):])
-            again.apply_roll(dice)
+            again.apply_roll(action.dice)
             if before is not None:
-                rolls.append(Luck(turn, dice, before, _value_now(again, player, measure), measure))
+                rolls.append(Luck(turn, action.dice, before, _value_now(again, player, measure), measure))
                 before = None
             continue
         if again.to_act == player:
             advice = advise(again, measure)
-            action = parse_action(line)
             played = _played(advice, action)
             decisions.append(Mistake(again.turn + 1, again.scores, again.turn_total, again.roll, played,
                                      advice.best, measure))
             if action is ROLL:
                 before = played.value
-        again.apply(line)
+        again.apply(action)
     return Review(tuple(decisions), tuple(rolls), measure)
 
 

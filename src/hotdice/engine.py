@@ -33,8 +33,10 @@ __all__ = [
     "InvalidMoveError",
     "Outcome",
     "Phase",
+    "Roll",
     "RollAction",
     "RollOff",
+    "Step",
     "Termination",
     "after_set_aside",
     "bank_records",
@@ -120,6 +122,39 @@ def parse_action(text: str) -> Action:
         raise InvalidMoveError(Refusal(Code.NOT_AN_ACTION, {"text": text, "reason": exc.refusal})) from None
 
 
+@dataclass(frozen=True)
+class Roll:
+    """The dice that came up for a roll, in the order they were rolled."""
+
+    dice: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of a game's history: a player's action, or the dice that came up.
+
+    Written as the history has always been written (``roll``, ``dice 321133``, ``keep 11333``, ``bank``), so
+    that records stay readable both ways.
+    """
+
+    move: Action | Roll
+
+    @classmethod
+    def parse(cls, text: str, max_dice: int = 6) -> Step:
+        """Read a history line; actions are read as :func:`parse_action` reads them (``k 5 5`` too)."""
+        if text.startswith("dice "):
+            return cls(Roll(parse_dice(text[len("dice ") :], max_dice)))
+        return cls(parse_action(text))
+
+    def __str__(self) -> str:
+        move = self.move
+        if isinstance(move, Roll):
+            return "dice " + "".join(map(str, move.dice))
+        if isinstance(move, SetAside):
+            return f"keep {move}"
+        return str(move)
+
+
 class Phase(enum.Enum):
     DECIDE = "decide"  # the player rolls, or banks where allowed (at the start of a turn: rolls)
     CHANCE = "chance"  # dice are being rolled: the caller gives them to apply_roll
@@ -159,13 +194,19 @@ class EventKind(enum.Enum):
 
 
 class Event(NamedTuple):
-    """Something that happened, for logs, animations and statistics."""
+    """Something that happened, for logs, animations and statistics, with the scores it left."""
 
     kind: EventKind
     player: int
     turn: int
     points: int = 0  # points of a set-aside, bank, penalty or lost turn total
     dice: tuple[int, ...] = ()
+    scores: tuple[int, ...] = ()  # every seat's score after the event
+    turn_total: int = 0  # the turn total after the event (0 once the turn is banked, lost or over)
+
+
+# The events after which the turn goes on: the turn total they leave is the game's.
+_WITHIN_TURN = frozenset({EventKind.ROLL, EventKind.VALIDATED, EventKind.SET_ASIDE, EventKind.HOT_DICE})
 
 
 @dataclass
@@ -186,7 +227,7 @@ class Game:
     first: int = 0
     turn_limit: int | None = None  # turns per player (solo ten turns, daily, challenge)
     events: list[Event] = field(default_factory=list, init=False)
-    history: list[str] = field(default_factory=list, init=False)  # actions and rolls, in order, as text
+    history: list[Step] = field(default_factory=list, init=False)  # actions and rolls, in order
 
     def __post_init__(self) -> None:
         if not 1 <= len(self.players) <= MAX_PLAYERS:
@@ -306,12 +347,12 @@ class Game:
             if self.phase is not Phase.DECIDE:
                 raise IllegalMoveError(self._not_deciding())
             self.phase = Phase.CHANCE
-            self.history.append("roll")
+            self.history.append(Step(ROLL))
         elif action is BANK:
             reason = self.why_not_bank()
             if reason is not None:
                 raise IllegalMoveError(reason, bank=True)
-            self.history.append("bank")
+            self.history.append(Step(BANK))
             self._bank()
         elif isinstance(action, SetAside):
             self._set_aside(action)
@@ -330,7 +371,7 @@ class Game:
                 raise InvalidMoveError(exc.refusal) from None
         if len(roll) != self.dice_in_hand:
             raise InvalidMoveError(Refusal(Code.DICE_COUNT, {"given": len(roll), "rolled": self.dice_in_hand}))
-        self.history.append("dice " + "".join(map(str, roll)))
+        self.history.append(Step(Roll(roll)))
         self.roll = roll
         self.rolls_this_turn += 1
         self.hot_dice = False
@@ -367,7 +408,7 @@ class Game:
         option = next((o for o in self._offered if o.keep == keep), None)
         if option is None:
             raise IllegalMoveError(self._why_not_offered(keep, self.roll))
-        self.history.append(f"keep {keep}")
+        self.history.append(Step(keep))
         self.turn_total += option.points
         self.set_aside.append(keep)
         self.roll = None
@@ -477,7 +518,8 @@ class Game:
         return Refusal(Code.GAME_OVER)
 
     def _event(self, kind: EventKind, points: int = 0, dice: tuple[int, ...] = ()) -> None:
-        self.events.append(Event(kind, self.current, self.turn, points, dice))
+        turn_total = self.turn_total if kind in _WITHIN_TURN else 0
+        self.events.append(Event(kind, self.current, self.turn, points, dice, self.scores, turn_total))
 
 
 def bank_refusal(

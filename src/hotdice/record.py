@@ -1,10 +1,10 @@
 """Game records: the rules plus the actions (DESIGN.md point 7), written as JSON and replayed.
 
 A record keeps what is needed to rebuild a game — the rules string, the players, who started, the turn
-limit, the mode, the seed of the dice if they were seeded, and the engine's history ("roll",
-"dice 123456", "keep 155", "bank") — plus the result it claims. :func:`replay` rebuilds the game by giving
-each history line to a fresh :class:`~hotdice.engine.Game`, so a record can only describe what the
-engine allows.
+limit, the mode, the seed of the dice if they were seeded, and the engine's history, one line per
+:class:`~hotdice.engine.Step` ("roll", "dice 123456", "keep 155", "bank") — plus the result it claims.
+:func:`replay` rebuilds the game by giving each step read from its line to a fresh
+:class:`~hotdice.engine.Game`, so a record can only describe what the engine allows.
 
 How a record is guarded:
 
@@ -36,9 +36,9 @@ from typing import Any
 import orjson
 
 from hotdice.dice import SeededDice
-from hotdice.engine import EventKind, Game, IllegalMoveError, InvalidMoveError, Phase, Termination
+from hotdice.engine import EventKind, Game, IllegalMoveError, InvalidMoveError, Phase, Roll, Step, Termination
 from hotdice.rules import Rules, RulesError
-from hotdice.scoring import DiceError, parse_dice
+from hotdice.scoring import DiceError
 
 __all__ = [
     "VERSION", "Record", "RecordAltered", "RecordError", "Result", "record_of", "replay", "state_json", "time_text",
@@ -271,7 +271,7 @@ def record_of(
         turn_limit=game.turn_limit,
         mode=mode,
         seed=None if seed is None else seed.hex(),
-        history=tuple(game.history),
+        history=tuple(map(str, game.history)),
         result=Result(
             scores=game.scores,
             winners=None if outcome is None else outcome.winners,
@@ -292,21 +292,21 @@ def replay(record: Record) -> Game:
     for position, line in enumerate(record.history, start=1):
         where = f"history line {position} ('{line}')"
         try:
-            if line.startswith("dice "):
-                dice = parse_dice(line[len("dice ") :], rules.dice)
+            move = Step.parse(line, rules.dice).move
+            if isinstance(move, Roll):
                 if seeded is not None and game.phase is Phase.CHANCE:
                     expected = seeded.roll(game.dice_to_roll, game.turn, game.rolls_this_turn)
-                    if dice != expected:
+                    if move.dice != expected:
                         raise RecordAltered(
                             f"record altered: {where}: roll {game.rolls_this_turn + 1} of turn {game.turn + 1} "
                             f"is {''.join(map(str, expected))} with this seed"
                         )
-                game.apply_roll(dice)
+                game.apply_roll(move.dice)
             else:
-                game.apply(line)
+                game.apply(move)
         except (DiceError, InvalidMoveError, IllegalMoveError) as exc:
             raise RecordError(f"{where}: {exc}") from None
-        if game.history[-1] != line:
+        if str(game.history[-1]) != line:
             raise RecordError(f"{where}: the engine writes it '{game.history[-1]}'")
     result = record_of(game).result
     if result != record.result:
@@ -383,8 +383,6 @@ def transcript(record: Record) -> list[str]:
         f"Players: {', '.join(names)}; {names[record.first]} starts; mode {record.mode}; {dice_source}"
         + ("" if record.turn_limit is None else f"; {record.turn_limit} turns each"),
     ]
-    scores = [0] * len(names)
-    turn_total = 0
     said: list[str] = []  # what happened after the roll being told
 
     def say(text: str) -> None:
@@ -396,16 +394,14 @@ def transcript(record: Record) -> list[str]:
         shown = " ".join(map(str, e.dice))
         match e.kind:
             case EventKind.TURN:
-                turn_total = 0
-                lines.append(f"Turn {e.turn + 1}: {name} (score {scores[e.player]})")
+                lines.append(f"Turn {e.turn + 1}: {name} (score {e.scores[e.player]})")
             case EventKind.ROLL:
                 lines.append(f"  rolls {shown}")
                 said.clear()
             case EventKind.VALIDATED:
                 say("validates the set-aside dice")
             case EventKind.SET_ASIDE:
-                turn_total += e.points
-                say(f"sets aside {shown} for {e.points} (turn total {turn_total})")
+                say(f"sets aside {shown} for {e.points} (turn total {e.turn_total})")
             case EventKind.HOT_DICE:
                 say(f"hot dice, all {rules.dice} back")
             case EventKind.FARKLE:
@@ -413,11 +409,9 @@ def transcript(record: Record) -> list[str]:
             case EventKind.BUST:
                 say(f"bust (every set-aside passes {rules.target})" + _lost(e.points))
             case EventKind.PENALTY:
-                scores[e.player] -= e.points
-                say(f"three farkles in a row, penalty {e.points} (score {scores[e.player]})")
+                say(f"three farkles in a row, penalty {e.points} (score {e.scores[e.player]})")
             case EventKind.BANK:
-                scores[e.player] += e.points
-                say(f"banks {e.points} (score {scores[e.player]})")
+                say(f"banks {e.points} (score {e.scores[e.player]})")
             case EventKind.ENTRY_MISSED:
                 say(f"stops at {e.points}, below the entry of {rules.entry}: not recorded")
             case EventKind.LAST_ROUND:

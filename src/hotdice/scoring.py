@@ -10,6 +10,7 @@ counts written in base 7. Keys of up to six dice are below ``7 ** 6``.
 
 from __future__ import annotations
 
+import enum
 import functools
 import itertools
 from collections.abc import Iterable, Sequence
@@ -24,10 +25,13 @@ from hotdice.rules import Kinds, Rules
 __all__ = [
     "FACES",
     "POW7",
+    "STRAIGHTS",
     "Combination",
+    "CombinationKind",
     "DiceError",
     "Option",
     "Scorer",
+    "ScoringLine",
     "SetAside",
     "combinations",
     "dice_key",
@@ -101,13 +105,83 @@ class SetAside(tuple[int, ...]):
         return dice_key(self)
 
 
+class CombinationKind(enum.Enum):
+    """What makes a group of dice score: one kind per line of points in the rules."""
+
+    SINGLE = "single"  # a 1 or a 5 on its own
+    OF_A_KIND = "of-a-kind"  # three or more of one face
+    STRAIGHT = "straight"  # 1-6
+    LOW_STRAIGHT = "low-straight"  # 1-5
+    HIGH_STRAIGHT = "high-straight"  # 2-6
+    THREE_PAIRS = "three-pairs"  # three different faces
+    TWO_TRIPLETS = "two-triplets"  # two different faces
+    FOUR_KIND_PAIR = "four-kind-pair"  # four of one face and a pair of another
+
+
+# The faces of each straight.
+STRAIGHTS = {
+    CombinationKind.STRAIGHT: (1, 2, 3, 4, 5, 6),
+    CombinationKind.LOW_STRAIGHT: (1, 2, 3, 4, 5),
+    CombinationKind.HIGH_STRAIGHT: (2, 3, 4, 5, 6),
+}
+_COUNT_WORDS = {3: "three", 4: "four", 5: "five", 6: "six"}
+
+
 @dataclass(frozen=True)
 class Combination:
     """A scoring group of dice from one roll."""
 
-    name: str
+    kind: CombinationKind
     dice: SetAside
     points: int
+
+    @property
+    def name(self) -> str:
+        """The combination in English, e.g. ``three 2s`` or ``four 1s and a pair of 2s``."""
+        dice, kind = self.dice, self.kind
+        faces = sorted(set(dice))
+        if kind is CombinationKind.SINGLE:
+            return f"a {dice[0]}"
+        if kind is CombinationKind.OF_A_KIND:
+            return f"{_COUNT_WORDS[len(dice)]} {dice[0]}s"
+        if kind is CombinationKind.THREE_PAIRS:
+            return "three pairs " + "-".join(f"{face}{face}" for face in faces)
+        if kind is CombinationKind.TWO_TRIPLETS:
+            return f"two triples {faces[0]}s and {faces[1]}s"
+        if kind is CombinationKind.FOUR_KIND_PAIR:
+            four = next(face for face in faces if dice.count(face) == 4)
+            pair = next(face for face in faces if face != four)
+            return f"four {four}s and a pair of {pair}s"
+        return f"straight {dice[0]}-{dice[-1]}"
+
+
+@dataclass(frozen=True)
+class ScoringLine:
+    """One line of the scoring table: a kind of combination, its number of dice, its face where it has one
+    (None where every face scores alike, or no one face makes it), and its points."""
+
+    kind: CombinationKind
+    dice: int
+    face: int | None
+    points: int
+
+    @property
+    def name(self) -> str:
+        """The line in English, e.g. ``Three 2s``, ``Four of a kind`` or ``Three pairs (three different values)``."""
+        kind = self.kind
+        if kind is CombinationKind.SINGLE:
+            return f"A {self.face}"
+        if kind is CombinationKind.OF_A_KIND:
+            count = _COUNT_WORDS[self.dice].capitalize()
+            return f"{count} of a kind" if self.face is None else f"{count} {self.face}s"
+        if kind is CombinationKind.THREE_PAIRS:
+            return "Three pairs (three different values)"
+        if kind is CombinationKind.TWO_TRIPLETS:
+            return "Two triples (two different values)"
+        if kind is CombinationKind.FOUR_KIND_PAIR:
+            return "Four of a kind and a pair"
+        faces = STRAIGHTS[kind]
+        return f"Straight {faces[0]}-{faces[-1]}"
 
 
 @dataclass(frozen=True)
@@ -124,47 +198,42 @@ def combinations(rules: Rules) -> tuple[Combination, ...]:
     n = rules.dice
     found: list[Combination] = []
 
-    def add(name: str, dice: Sequence[int], points: int) -> None:
+    def add(kind: CombinationKind, dice: Sequence[int], points: int) -> None:
         if points > 0 and len(dice) <= n:
-            found.append(Combination(name, SetAside(*dice), points))
+            found.append(Combination(kind, SetAside(*dice), points))
 
-    add("a 1", [1], rules.single_1)
-    add("a 5", [5], rules.single_5)
-    words = {3: "three", 4: "four", 5: "five", 6: "six"}
+    add(CombinationKind.SINGLE, [1], rules.single_1)
+    add(CombinationKind.SINGLE, [5], rules.single_5)
     for count in range(3, n + 1):
         for face in FACES:
-            add(f"{words[count]} {face}s", [face] * count, rules.n_of_a_kind(face, count))
-    add("straight 1-6", [1, 2, 3, 4, 5, 6], rules.straight)
-    add("straight 1-5", [1, 2, 3, 4, 5], rules.low_straight)
-    add("straight 2-6", [2, 3, 4, 5, 6], rules.high_straight)
+            add(CombinationKind.OF_A_KIND, [face] * count, rules.n_of_a_kind(face, count))
+    add(CombinationKind.STRAIGHT, STRAIGHTS[CombinationKind.STRAIGHT], rules.straight)
+    add(CombinationKind.LOW_STRAIGHT, STRAIGHTS[CombinationKind.LOW_STRAIGHT], rules.low_straight)
+    add(CombinationKind.HIGH_STRAIGHT, STRAIGHTS[CombinationKind.HIGH_STRAIGHT], rules.high_straight)
     for a, b, c in itertools.combinations(FACES, 3):
-        add(f"three pairs {a}{a}-{b}{b}-{c}{c}", [a, a, b, b, c, c], rules.three_pairs)
+        add(CombinationKind.THREE_PAIRS, [a, a, b, b, c, c], rules.three_pairs)
     for a, b in itertools.combinations(FACES, 2):
-        add(f"two triples {a}s and {b}s", [a] * 3 + [b] * 3, rules.two_triplets)
+        add(CombinationKind.TWO_TRIPLETS, [a] * 3 + [b] * 3, rules.two_triplets)
     for a, b in itertools.permutations(FACES, 2):
-        add(f"four {a}s and a pair of {b}s", [a] * 4 + [b] * 2, rules.four_kind_pair)
+        add(CombinationKind.FOUR_KIND_PAIR, [a] * 4 + [b] * 2, rules.four_kind_pair)
     return tuple(found)
 
 
-def scoring_table(rules: Rules) -> tuple[tuple[str, int], ...]:
-    """The combinations as a player reads them: one line per kind, e.g. ``("three pairs", 1500)``."""
-    rows: list[tuple[str, int]] = []
-    words = {3: "Three", 4: "Four", 5: "Five", 6: "Six"}
+def scoring_table(rules: Rules) -> tuple[ScoringLine, ...]:
+    """The combinations as a player reads them: one line per kind and points, e.g. three pairs for 1500.
+
+    Singles and triples are told per face; four or more of a kind too, unless every face scores them alike
+    (``kinds=fixed``); the other kinds once, whatever their faces."""
+    lines: list[ScoringLine] = []
     for combo in combinations(rules):
-        dice = combo.dice
-        if len(set(dice)) == 1 and len(dice) > 3 and rules.kinds is Kinds.FIXED:
-            row = (f"{words[len(dice)]} of a kind", combo.points)
-        elif combo.name.startswith("three pairs"):
-            row = ("Three pairs (three different values)", combo.points)
-        elif combo.name.startswith("two triples"):
-            row = ("Two triples (two different values)", combo.points)
-        elif combo.name.startswith("four ") and "pair" in combo.name:
-            row = ("Four of a kind and a pair", combo.points)
-        else:
-            row = (combo.name[0].upper() + combo.name[1:], combo.points)
-        if row not in rows:
-            rows.append(row)
-    return tuple(rows)
+        kind, dice = combo.kind, combo.dice
+        per_face = kind is CombinationKind.SINGLE or (
+            kind is CombinationKind.OF_A_KIND and (len(dice) == 3 or rules.kinds is not Kinds.FIXED)
+        )
+        line = ScoringLine(kind, len(dice), dice[0] if per_face else None, combo.points)
+        if line not in lines:
+            lines.append(line)
+    return tuple(lines)
 
 
 def _multisets(max_dice: int) -> list[tuple[int, ...]]:

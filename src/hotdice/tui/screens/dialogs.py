@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import ClassVar
 
 from rich.table import Table
@@ -14,33 +13,33 @@ from textual.widgets import Static
 
 from hotdice.modes import Mode
 from hotdice.rules import Rules
-from hotdice.scoring import scoring_table
+from hotdice.scoring import STRAIGHTS, CombinationKind, ScoringLine, scoring_table
 from hotdice.tui.i18n import Translator
 from hotdice.tui.screens.base import HotDiceModal
 from hotdice.tui.session import Session
 
 __all__ = ["GameOverScreen", "ScoringScreen", "combination_name", "rules_summary"]
 
-_COUNTS = {"Three": 3, "Four": 4, "Five": 5, "Six": 6}
+# The catalogue's key of each kind of combination that has no face or count to tell.
+_PLAIN = {
+    CombinationKind.THREE_PAIRS: "combo.three_pairs",
+    CombinationKind.TWO_TRIPLETS: "combo.two_triples",
+    CombinationKind.FOUR_KIND_PAIR: "combo.four_pair",
+}
 
 
-def combination_name(t: Translator, name: str) -> str:
+def combination_name(t: Translator, line: ScoringLine) -> str:
     """A line of :func:`hotdice.scoring.scoring_table` in the player's language."""
-    if found := re.fullmatch(r"A (\d)", name):
-        return t("combo.a", face=found[1])
-    if found := re.fullmatch(r"(Three|Four|Five|Six) (\d)s", name):
-        return t("combo.n", count=t(f"count.{_COUNTS[found[1]]}"), face=found[2])
-    if found := re.fullmatch(r"(Four|Five|Six) of a kind", name):
-        return t("combo.kind", count=t(f"count.{_COUNTS[found[1]]}"))
-    if found := re.fullmatch(r"Straight (\d-\d)", name):
-        return t("combo.straight", run=found[1])
-    if name.startswith("Three pairs"):
-        return t("combo.three_pairs")
-    if name.startswith("Two triples"):
-        return t("combo.two_triples")
-    if name.startswith("Four of a kind and a pair"):
-        return t("combo.four_pair")
-    return name
+    kind = line.kind
+    if kind is CombinationKind.SINGLE:
+        return t("combo.a", face=line.face)
+    if kind is CombinationKind.OF_A_KIND:
+        count = t(f"count.{line.dice}")
+        return t("combo.kind", count=count) if line.face is None else t("combo.n", count=count, face=line.face)
+    if kind in STRAIGHTS:
+        faces = STRAIGHTS[kind]
+        return t("combo.straight", run=f"{faces[0]}-{faces[-1]}")
+    return t(_PLAIN[kind])
 
 
 def rules_summary(t: Translator, rules: Rules) -> list[str]:
@@ -75,7 +74,7 @@ class ScoringScreen(HotDiceModal):
 
     def compose(self) -> ComposeResult:
         t = self.hotdice.t
-        rows = [(combination_name(t, name), t.number(points)) for name, points in scoring_table(self.rules)]
+        rows = [(combination_name(t, line), t.number(line.points)) for line in scoring_table(self.rules)]
         half = (len(rows) + 1) // 2  # two columns of combinations: the table fits 80 x 24
         table = Table(box=None, pad_edge=False)
         for number, title in enumerate(("scoring.combination", "scoring.points", "", "scoring.combination",

@@ -98,7 +98,6 @@ class TableScreen(HotDiceScreen):
         self.picked: set[int] = set()
         self.cursor = 0
         self.told = 0  # events already written to the log
-        self.running_total = 0  # the turn total as the log has told it
         self.dead_roll: tuple[int, ...] | None = None  # the roll that farkled or bust, shown until the next roll
         self.moment: tuple[str, str] = ("", "")  # (text, class)
         self.message = ""
@@ -198,7 +197,6 @@ class TableScreen(HotDiceScreen):
                 # Turns go round the table, so the event's game turn gives the player's own turn number
                 # (the current state would give every line of a resumed game the same number).
                 line = t("log.turn", name=name, n=event.turn // len(game.players) + 1)
-                self.running_total = 0
                 if self.session.mode in (Mode.TOGETHER, Mode.PAD) and len(game.players) > 1:
                     best = best or (1, t("table.pass_to", name=name), "turn")
             elif kind is EventKind.ROLL:
@@ -209,9 +207,8 @@ class TableScreen(HotDiceScreen):
             elif kind is EventKind.VALIDATED:
                 line = t("log.validated")
             elif kind is EventKind.SET_ASIDE:
-                self.running_total += event.points
                 line = t("log.set_aside", name=name, dice=" ".join(map(str, event.dice)),
-                         points=t.number(event.points), total=t.number(self.running_total))
+                         points=t.number(event.points), total=t.number(event.turn_total))
             elif kind is EventKind.HOT_DICE:
                 line = t("log.hot_dice", n=game.rules.dice)
             elif kind is EventKind.FARKLE:
@@ -224,7 +221,8 @@ class TableScreen(HotDiceScreen):
             elif kind is EventKind.PENALTY:
                 line = t("log.penalty", name=name, points=t.number(event.points))
             elif kind is EventKind.BANK:
-                line = t("log.bank", name=name, points=t.number(event.points), score=t.number(self._score_after(event)))
+                line = t("log.bank", name=name, points=t.number(event.points),
+                         score=t.number(event.scores[event.player]))
             elif kind is EventKind.ENTRY_MISSED:
                 line = t("log.entry_missed", name=name, points=t.number(event.points),
                          entry=t.number(game.rules.entry))
@@ -247,20 +245,6 @@ class TableScreen(HotDiceScreen):
             if e.kind is EventKind.ROLL and e.turn == event.turn:
                 return e.dice
         return None
-
-    def _score_after(self, bank: Event) -> int:
-        """The banker's score after this bank, from the events (the engine's scores are the latest)."""
-        game = self.session.game
-        score = 0
-        for e in game.events:
-            if e.player == bank.player:
-                if e.kind is EventKind.BANK:
-                    score += e.points
-                elif e.kind is EventKind.PENALTY:
-                    score -= e.points
-            if e is bank:
-                break
-        return score
 
     def _game_over_line(self) -> str:
         t = self.hotdice.t

@@ -36,4 +36,4 @@ def check_rules(text: RulesQuery = "farkle") -> dict[str, Any]:
         rules = Rules.parse(text)
     except RulesError as exc:
         raise BadRequest(f"bad rules: {exc}", because=exc) from None
-    return {**rules.to_json(), "scoring": [{"combination": n, "points": p} for n, p in scoring_table(rules)]}
+    return {**rules.to_json(), "scoring": [{"combination": c.name, "points": c.points} for c in scoring_table(rules)]}

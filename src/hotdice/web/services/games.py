@@ -32,8 +32,11 @@ from hotdice.engine import (
     IllegalMoveError,
     InvalidMoveError,
     Phase,
+    Roll,
+    Step,
     after_set_aside,
     bank_records,
+    parse_action,
     room_to_target,
 )
 from hotdice.modes import Mode, Setup, pad, race, shown_rules, solo, together, versus
@@ -374,8 +377,8 @@ class Intent:
     then: str | None = None
     dice: str | None = None
 
-    def lines(self, rules: Rules) -> list[str]:
-        """The history lines this intent writes (the rolled dice apart), in the engine's own words."""
+    def steps(self, rules: Rules) -> list[Step]:
+        """The history steps this intent writes (the server's rolled dice apart)."""
         if self.keep is None and self.then is None:
             raise BadRequest("say what to do: dice to set aside, and/or roll or bank")
         if self.then not in (None, "roll", "bank"):
@@ -385,11 +388,11 @@ class Intent:
         out = []
         try:
             if self.keep is not None:
-                out.append(f"keep {SetAside.parse(self.keep, rules.dice)}")
+                out.append(Step(SetAside.parse(self.keep, rules.dice)))
             if self.then is not None:
-                out.append(self.then)
+                out.append(Step(parse_action(self.then)))
             if self.dice is not None:
-                out.append("dice " + "".join(map(str, parse_dice(self.dice, rules.dice))))
+                out.append(Step(Roll(parse_dice(self.dice, rules.dice))))
         except DiceError as exc:
             raise BadRequest(str(exc), because=exc) from None
         return out
@@ -425,9 +428,9 @@ def act(
     at = now or datetime.now(UTC)
     loaded = load(session, game_id, at=intent.n)
     game, n = loaded.game, len(loaded.game.history)
-    lines = intent.lines(game.rules)
+    steps = intent.steps(game.rules)
     if intent.n != n:
-        return _repeat_or_stale(loaded, viewer_id, intent.n, lines)
+        return _repeat_or_stale(loaded, viewer_id, intent.n, steps)
     seat = _seat_to_play(loaded, viewer_id)
     if loaded.seats[seat]["kind"] != "human":
         raise Conflict(f"it is {game.players[seat]}'s turn: the computer plays it")
@@ -439,22 +442,22 @@ def act(
     _refuse_once_revealed(session, loaded, viewer_id, at)
     try:
         turn = game.turn
-        if intent.keep is not None:
-            game.apply(lines[0][len("keep ") :], player=seat)
-        # A set-aside that reaches an exact target ends the turn at once: the "then" has nothing left to do.
-        if intent.then is not None and game.turn == turn and game.outcome is None:
-            game.apply(intent.then, player=seat)
-            if game.phase is Phase.CHANCE:
-                if dice is None:
-                    game.apply_roll(parse_dice(lines[-1][len("dice ") :], game.rules.dice))
-                else:
-                    game.apply_roll(dice.roll(game.dice_to_roll, game.turn, game.rolls_this_turn))
+        for step in steps:
+            # A set-aside that reaches an exact target ends the turn at once: what follows has nothing left to do.
+            if game.turn != turn or game.outcome is not None:
+                break
+            if isinstance(step.move, Roll):
+                game.apply_roll(step.move.dice)
+            else:
+                game.apply(step.move, player=seat)
+        if game.phase is Phase.CHANCE and dice is not None:
+            game.apply_roll(dice.roll(game.dice_to_roll, game.turn, game.rolls_this_turn))
     except (InvalidMoveError, DiceError) as exc:
         raise BadRequest(str(exc), because=exc) from None
     except IllegalMoveError as exc:
         raise Conflict(str(exc), because=exc) from None
     return _saved(session, loaded, viewer_id, notice, at) or _repeat_or_stale(load(session, game_id), viewer_id, n,
-                                                                                 lines)
+                                                                                 steps)
 
 
 def _refuse_once_revealed(session: Session, loaded: Loaded, viewer_id: str, at: datetime) -> None:
@@ -487,10 +490,10 @@ def _saved(
     return Acted(shown, applied=True, finished=finished, written=loaded, announced=text is not None)
 
 
-def _repeat_or_stale(loaded: Loaded, viewer_id: str, n: int, lines: list[str]) -> Acted:
+def _repeat_or_stale(loaded: Loaded, viewer_id: str, n: int, steps: list[Step]) -> Acted:
     """The answer to an intent sent at action ``n`` of a game now past it or not there yet: nothing changes."""
     history = loaded.game.history
-    if 0 <= n < len(history) and history[n : n + len(lines)] == lines:
+    if 0 <= n < len(history) and history[n : n + len(steps)] == steps:
         return Acted(seen(loaded, viewer_id), applied=False)
     raise Stale(f"this game is at action {len(history)}, not {n}: nothing changed", game=seen(loaded, viewer_id))
 
@@ -689,8 +692,8 @@ def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
         "risk": _risk(rules, game.dice_to_roll),
         # ``_value_``: the member's value as a plain attribute (``.value`` is a descriptor, slow at every event).
         "events": [
-            {"k": kind._value_, "p": player, "t": turn, "pts": points, "d": list(dice)}
-            for kind, player, turn, points, dice in game.events[events_from:]
+            {"k": kind._value_, "p": player, "t": turn, "pts": points, "d": list(dice), "s": list(scores)}
+            for kind, player, turn, points, dice, scores, _ in game.events[events_from:]
         ],
         "events_from": events_from,
         "hints": row.mode in HINT_MODES,

@@ -216,7 +216,7 @@
     renderControls();
   }
 
-  function logLine(e, scores) {
+  function logLine(e) {
     const who = escapeHTML(name(e.p));
     const dice = e.d.length ? miniDice(e.d) : "";
     switch (e.k) {
@@ -227,8 +227,8 @@
       case "hot-dice": return [escapeHTML(t("log.hot_dice", { n: view.dice })), "hot-dice"];
       case "farkle": return [escapeHTML(e.pts ? t("log.farkle_lost", { points: num(e.pts) }) : t("log.farkle")), "farkle"];
       case "bust": return [escapeHTML(t("log.bust", { points: num(e.pts) })), "bust"];
-      case "penalty": scores[e.p] -= e.pts; return [escapeHTML(t("log.penalty", { points: num(e.pts), score: num(scores[e.p]) })), "penalty"];
-      case "bank": scores[e.p] += e.pts; return [escapeHTML(t("log.bank", { name: name(e.p), points: num(e.pts), score: num(scores[e.p]) })), "bank"];
+      case "penalty": return [escapeHTML(t("log.penalty", { points: num(e.pts), score: num(e.s[e.p]) })), "penalty"];
+      case "bank": return [escapeHTML(t("log.bank", { name: name(e.p), points: num(e.pts), score: num(e.s[e.p]) })), "bank"];
       case "entry-missed": return [escapeHTML(t("log.entry_missed", { points: num(e.pts), entry: num(view.entry) })), "entry-missed"];
       case "last-round": return [escapeHTML(t("log.last_round", { name: name(e.p), points: num(e.pts) })), "last-round"];
       case "game-over": return [escapeHTML(t("log.game_over")), "game-over"];
@@ -239,8 +239,7 @@
   let lines = []; // the log, one [html, kind] per event
 
   function renderLog() {
-    const scores = view.players.map(() => 0);
-    lines = events.map((e) => logLine(e, scores));
+    lines = events.map(logLine);
     const log = $("log");
     log.innerHTML = lines.map(([html, kind]) => `<li class="${kind}">${html}</li>`).join("");
     log.scrollTop = log.scrollHeight;
