@@ -51,7 +51,10 @@ from hotdice.players.solver.model import seats as solver_seats
 from hotdice.rules import End, Rules
 from hotdice.scoring import dice_key, scorer
 
-__all__ = ["ENDINGS", "CompiledGames", "Seat", "compiled_kinds", "play_compiled", "seeded_rolls"]
+__all__ = [
+    "EASY", "ENDINGS", "GREEDY", "HARD", "MEDIUM", "CompiledGames", "Seat", "compiled_kinds", "play_compiled",
+    "seeded_rolls",
+]
 
 IntArray = npt.NDArray[np.int64]
 
