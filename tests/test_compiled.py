@@ -10,7 +10,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hotdice.dice import SeededDice
-from hotdice.engine import EventKind, Game
+from hotdice.engine import (
+    EventKind,
+    Game,
+    bank_records,
+    bank_refusal,
+    farkle_penalty,
+    room_to_target,
+    starts_last_round,
+    wins_at_once,
+)
 from hotdice.expectation import turn_values
 from hotdice.players import make_player, play_game
 from hotdice.players.compiled import (
@@ -18,9 +27,11 @@ from hotdice.players.compiled import (
     ENDINGS,
     HARD,
     MEDIUM,
+    NO_ROOM,
     Seat,
     _medium_roll,
     _medium_tables,
+    _turn,
     compiled_kinds,
     play_compiled,
     seeded_rolls,
@@ -156,3 +167,30 @@ def test_medium_values_past_its_table_are_the_straight_lines() -> None:
     for total in (0, 350, past - 50, past, past + 12_350):
         for dice in range(1, 7):
             assert _medium_roll(med, alpha, beta, total, dice, True) == tv.roll_value(total, dice)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rules=house_rules(), data=st.data())
+def test_the_rules_tables_are_the_engine_rule_functions(rules: Rules, data: st.DataObject) -> None:
+    """Each lookup of the compiled turn, turn totals past the tables' last column included, is the answer of the
+    engine's own function."""
+    tt = _turn(rules)
+    for _ in range(30):
+        s = data.draw(st.integers(0, rules.target // 50 - 1))
+        t = data.draw(st.integers(0, 3 * rules.target // 50))
+        e, hot, validate = (data.draw(st.booleans()) for _ in range(3))
+        col = min(t, tt.records.shape[1] - 1)
+        refused = bank_refusal(rules, score=s * 50, turn_total=t * 50, entered=e, hot_dice=hot,
+                               must_validate=validate) is not None
+        assert tt.refused[int(hot), int(validate), int(e), s, col] == refused
+        assert tt.records[int(e), col] == bank_records(rules, entered=e, turn_total=t * 50)
+        room = room_to_target(rules, s * 50, t * 50)
+        if room is None or room >= 0:  # a player never stands past an exact target
+            assert tt.room[s, col] == (NO_ROOM if room is None else room // 50)
+        new = min(s + t, tt.ends.size - 1)
+        ending = wins_at_once(rules, (s + t) * 50)
+        assert tt.ends[new] == (-1 if ending is None else ENDINGS.index(ending))
+        assert tt.last_round[new] == starts_last_round(rules, (s + t) * 50)
+        for f in range(1, 4):
+            lost = farkle_penalty(rules, score=s * 50, farkles_in_row=f)
+            assert tt.penalty[min(f, tt.penalty.shape[0] - 1), s] == (-1 if lost is None else lost // 50)

@@ -222,6 +222,7 @@ def seeded_rolls(seed: str, asks: Sequence[tuple[int, int, int]]) -> list[tuple[
 # -- the rolls and the rules as arrays ------------------------------------------------------------------
 
 NO_ROOM = 1 << 40  # room (units) where no exact target limits a set-aside
+_LAST_ROUND_LEVEL = 1 << 40  # above every seat sum
 
 
 @dataclass(frozen=True)
@@ -362,11 +363,11 @@ def _col(table, t):  # pragma: no cover - compiled
 
 @njit(cache=True, nogil=True)
 def _level(seat, score, entered, last_by, over, g):  # pragma: no cover - compiled
-    """The seat sum a game stands on (-1: over; 2 * seats: its last round has started)."""
+    """The seat sum a game stands on (-1: over; _LAST_ROUND_LEVEL: its last round has started)."""
     if over[g]:
         return -1
     if last_by[g] >= 0:
-        return 2 * (seat.max() + 1)
+        return _LAST_ROUND_LEVEL
     return (seat[1 if entered[g, 0] else 0, score[g, 0] // _UNIT]
             + seat[1 if entered[g, 1] else 0, score[g, 1] // _UNIT])
 
@@ -777,6 +778,7 @@ class _Run:
     def by_turns(self, on_games: Callable[[], None]) -> None:
         """Under the three-farkle penalty scores fall and Hard's arrays depend on farkles in a row: every game
         plays one turn at a time, Hard's arrays swept for the (seats, farkles in a row) the turns start from."""
+        hard_tables = self.hard
         while not self.over.all():
             live = np.flatnonzero(~self.over)
             self.last_turns(live[self.last_by[live] >= 0])
@@ -788,7 +790,6 @@ class _Run:
             at, cur = at[hard], cur[hard]
             turns = np.stack([self.seat_of(at, cur), self.seat_of(at, 1 - cur), self.farkles[at, cur],
                               self.farkles[at, 1 - cur]], axis=1)
-            hard_tables = self.hard
             if hard_tables is not None and at.size:
                 turns[:, 2:] = hard_tables.sol.counts(turns[:, 2:])
                 keys, index = np.unique(turns, axis=0, return_inverse=True)
