@@ -223,6 +223,7 @@ def seeded_rolls(seed: str, asks: Sequence[tuple[int, int, int]]) -> list[tuple[
 
 NO_ROOM = 1 << 40  # room (units) where no exact target limits a set-aside
 _LAST_ROUND_LEVEL = 1 << 40  # above every seat sum
+_ONE_TURN, _TO_THE_END = -1, -2  # the other ways _play plays a game
 
 
 @dataclass(frozen=True)
@@ -382,13 +383,14 @@ def _medium_roll(med, alpha, beta, total, dice, entered):  # pragma: no cover - 
 
 
 @njit(cache=True, nogil=True)
-def _value(kind, tt, su, e, total, dice, blocked, med, alpha, beta, rv, bank, can, tmax, cap):
+def _value(kind, tt, su, e, total, dice, blocked, med, med_bank, alpha, beta, rv, bank, can, tmax, cap):
     # pragma: no cover - compiled
     """The coach's valuation of a state (total, dice in hand, bank blocked): (roll on, bank, bank offered)."""
-    records, room = tt[2], tt[3]
+    room = tt[3]
     if kind == MEDIUM:
-        recorded = records[e, _col(records, total // _UNIT)] == 1
-        return _medium_roll(med, alpha, beta, total, dice, e == 1), float(total if recorded else 0), not blocked
+        points = med_bank[e, min(total // _UNIT, med_bank.shape[1] - 1)]  # past the table: as at its end
+        offered = not blocked and points >= 0
+        return _medium_roll(med, alpha, beta, total, dice, e == 1), float(total) if points > 0 else 0.0, offered
     t = total // _UNIT
     if room[su, _col(room, t)] == 0:
         return 1.0, 0.0, False  # the exact target is reached: won at once
@@ -400,7 +402,7 @@ def _value(kind, tt, su, e, total, dice, blocked, med, alpha, beta, rv, bank, ca
 
 @njit(cache=True, nogil=True)
 def _play_turn(g, tt, rt, kind, bank_at, bank_with, score, entered, farkles, turns, current, turn, last_by, over,
-               winners, ending, inner, outer, faces, scratch, med, alpha, beta, rv, bank, can, tmax, cap):
+               winners, ending, inner, outer, faces, scratch, med, med_bank, alpha, beta, rv, bank, can, tmax, cap):
     # pragma: no cover - compiled
     """One turn of game ``g`` as engine.Game plays it, the player to move choosing as its Python class does."""
     row_of, count, wins, points, after, hot_of, validate_of, easy_rank = rt
@@ -425,8 +427,8 @@ def _play_turn(g, tt, rt, kind, bank_at, bank_with, score, entered, farkles, tur
             elif kind == EASY:
                 banks = total >= bank_at or in_hand <= bank_with
             else:
-                roll_v, bank_v, offered = _value(kind, tt, su, e, total, in_hand, blocked, med, alpha, beta, rv,
-                                                 bank, can, tmax, cap)
+                roll_v, bank_v, offered = _value(kind, tt, su, e, total, in_hand, blocked, med, med_bank, alpha,
+                                                 beta, rv, bank, can, tmax, cap)
                 banks = offered and bank_v >= roll_v
         if banks:
             break
@@ -463,8 +465,8 @@ def _play_turn(g, tt, rt, kind, bank_at, bank_with, score, entered, farkles, tur
                     k_blocked = False  # reaching the exact target: engine.Game.why_not_bank_after
                 else:
                     k_blocked = refused[hot_of[r, k], validate_of[r, k], e, su, _col(refused, at // _UNIT)] == 1
-                roll_v, bank_v, offered = _value(kind, tt, su, e, at, after[r, k], k_blocked, med, alpha, beta, rv,
-                                                 bank, can, tmax, cap)
+                roll_v, bank_v, offered = _value(kind, tt, su, e, at, after[r, k], k_blocked, med, med_bank, alpha,
+                                                 beta, rv, bank, can, tmax, cap)
                 v = bank_v if offered and bank_v >= roll_v - _TOL else roll_v
                 if v > best:
                     best = v
@@ -515,11 +517,12 @@ def _play_turn(g, tt, rt, kind, bank_at, bank_with, score, entered, farkles, tur
 
 @njit(cache=True, parallel=True)
 def _play(at, level, keys, pair_of_seat, tt, rt, kinds, policy, score, entered, farkles, turns, current, turn,
-          last_by, over, winners, ending, inner, outer, med, alpha, beta, hv_rv, hv_bank, hv_can, hv_tmax, hv_cap):
+          last_by, over, winners, ending, inner, outer, med, med_bank, alpha, beta, hv_rv, hv_bank, hv_can, hv_tmax,
+          hv_cap):
     # pragma: no cover - compiled
-    """Play the games ``at``: with ``level`` -1, one turn each (a Hard mover reads ``hv_*[keys[position in
-    at]]``); else every turn until the game leaves seat-sum ``level`` (Hard reads the arrays of its pair of
-    seats, ``hv_*[pair_of_seat[mover's seat]]``)."""
+    """Play the games ``at``: with ``level`` _ONE_TURN, one turn each (a Hard mover reads ``hv_*[keys[position
+    in at]]``); with _TO_THE_END, to their end (no Hard player); else every turn until the game leaves seat-sum
+    ``level`` (Hard reads the arrays of its pair of seats, ``hv_*[pair_of_seat[mover's seat]]``)."""
     seat = tt[7]
     for q in prange(at.size):
         g = at[q]
@@ -535,9 +538,11 @@ def _play(at, level, keys, pair_of_seat, tt, rt, kinds, policy, score, entered, 
             else:
                 k = 0
             _play_turn(g, tt, rt, kind, policy[g, cur, 0], policy[g, cur, 1], score, entered, farkles, turns,
-                       current, turn, last_by, over, winners, ending, inner, outer, faces, scratch, med, alpha, beta,
-                       hv_rv[k], hv_bank[k], hv_can[k], hv_tmax[k], hv_cap[k])
-            if level < 0 or _level(seat, score, entered, last_by, over, g) != level:
+                       current, turn, last_by, over, winners, ending, inner, outer, faces, scratch, med, med_bank,
+                       alpha, beta, hv_rv[k], hv_bank[k], hv_can[k], hv_tmax[k], hv_cap[k])
+            if level == _ONE_TURN or (level == _TO_THE_END and over[g]):
+                break
+            if level >= 0 and _level(seat, score, entered, last_by, over, g) != level:
                 break
 
 
@@ -654,21 +659,26 @@ def _levels(seat, score, entered, last_by, over):  # pragma: no cover - compiled
 
 
 def _medium_tables(rules: Rules, needed: bool) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64],
-                                                        npt.NDArray[np.float64]]:
-    """Medium's roll values (expectation.TurnValues.roll_value) by [entered, total / 50, dice], up to well
-    past the target, and the straight lines it follows past its cap."""
+                                                        npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Medium's roll values (expectation.TurnValues.roll_value) by [entered, total / 50, dice] and bank values
+    (.bank_value, -1 where it has none) by [entered, total / 50], up to well past the target, and the straight
+    lines it follows past its cap."""
     if not needed:
-        return np.zeros((2, 1, rules.dice + 1)), np.zeros(rules.dice), np.zeros(rules.dice)
+        return np.zeros((2, 1, rules.dice + 1)), np.zeros((2, 1)), np.zeros(rules.dice), np.zeros(rules.dice)
     from hotdice.expectation import turn_values
 
     tv = turn_values(rules)
     rows = max(tv.cap, 2 * rules.target) // _UNIT + 1
     med = np.zeros((2, rows, rules.dice + 1))
+    med_bank = np.full((2, rows), -1.0)
     for e in (0, 1):
         for t in range(rows):
             for n in range(1, rules.dice + 1):
                 med[e, t, n] = tv.roll_value(t * _UNIT, n, entered=bool(e))
-    return med, np.asarray(tv.alpha, dtype=np.float64), np.asarray(tv.beta, dtype=np.float64)
+            points = tv.bank_value(t * _UNIT, entered=bool(e))
+            if points is not None:
+                med_bank[e, t] = points
+    return med, med_bank, np.asarray(tv.alpha, dtype=np.float64), np.asarray(tv.beta, dtype=np.float64)
 
 
 _Arrays = tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.bool_], IntArray,
@@ -744,10 +754,10 @@ class _Run:
         self.over = np.zeros(games, dtype=np.bool_)
         self.winners = np.zeros((games, 2), dtype=np.bool_)
         self.ending = np.zeros(games, dtype=np.int64)
-        med, alpha, beta = _medium_tables(rules, bool((self.kinds == MEDIUM).any()))
+        med, med_bank, alpha, beta = _medium_tables(rules, bool((self.kinds == MEDIUM).any()))
         self.state = (self.tt.arrays, _rolls(rules).arrays, self.kinds, policy.reshape(games, 2, 2), self.score,
                       self.entered, self.farkles, self.turns, self.current, np.zeros(games, dtype=np.int64),
-                      self.last_by, self.over, self.winners, self.ending, inner, outer, med, alpha, beta)
+                      self.last_by, self.over, self.winners, self.ending, inner, outer, med, med_bank, alpha, beta)
         self.hard = _HardTables(rules) if (self.kinds == HARD).any() else None
         self.none = _no_arrays(rules)
 
@@ -758,8 +768,12 @@ class _Run:
     def by_levels(self, on_games: Callable[[], None]) -> None:
         """Without the three-farkle penalty a game's seat sum never falls (a bank raises it, a lost turn hands
         the same sum to the opponent): every game plays level by level, each pair of seats swept once."""
-        n_seats = int(self.tt.seat.max()) + 1
         games = np.arange(self.over.size)
+        if self.hard is None:
+            self.to_the_end(games)
+            on_games()
+            return
+        n_seats = int(self.tt.seat.max()) + 1
         for level in range(2 * n_seats):
             at = np.flatnonzero(_levels(self.tt.seat, self.score, self.entered, self.last_by, self.over) == level)
             if at.size:
@@ -779,13 +793,17 @@ class _Run:
         """Under the three-farkle penalty scores fall and Hard's arrays depend on farkles in a row: every game
         plays one turn at a time, Hard's arrays swept for the (seats, farkles in a row) the turns start from."""
         hard_tables = self.hard
+        if hard_tables is None:
+            self.to_the_end(np.arange(self.over.size))
+            on_games()
+            return
         while not self.over.all():
             live = np.flatnonzero(~self.over)
             self.last_turns(live[self.last_by[live] >= 0])
             at = live[self.last_by[live] < 0]
             cur = self.current[at]
             hard = self.kinds[at, cur] == HARD
-            _play(at[~hard], -1, np.zeros(int((~hard).sum()), dtype=np.int64), np.zeros(0, dtype=np.int64),
+            _play(at[~hard], _ONE_TURN, np.zeros(int((~hard).sum()), dtype=np.int64), np.zeros(0, dtype=np.int64),
                   *self.state, *self.none)
             at, cur = at[hard], cur[hard]
             turns = np.stack([self.seat_of(at, cur), self.seat_of(at, 1 - cur), self.farkles[at, cur],
@@ -797,6 +815,11 @@ class _Run:
                             lambda k: hard_tables.pairs(*(np.ascontiguousarray(k[:, c]) for c in range(4))))
             on_games()
 
+    def to_the_end(self, at: IntArray) -> None:
+        """The games ``at``, where nobody plays Hard, each played to its end at once."""
+        _play(at, _TO_THE_END, np.zeros(at.size, dtype=np.int64), np.zeros(0, dtype=np.int64), *self.state,
+              *self.none)
+
     def last_turns(self, at: IntArray) -> None:
         """The last turn of the games ``at``: the player after the one who reached the target, Hard keyed by
         (seat, points needed)."""
@@ -804,7 +827,7 @@ class _Run:
             return
         mover = 1 - self.last_by[at]
         hard = self.kinds[at, mover] == HARD
-        _play(at[~hard], -1, np.zeros(int((~hard).sum()), dtype=np.int64), np.zeros(0, dtype=np.int64),
+        _play(at[~hard], _ONE_TURN, np.zeros(int((~hard).sum()), dtype=np.int64), np.zeros(0, dtype=np.int64),
               *self.state, *self.none)
         at, mover = at[hard], mover[hard]
         hard_tables = self.hard
@@ -821,7 +844,7 @@ class _Run:
         """One turn of each game ``at``, whose Hard mover reads the arrays of ``keys[index]``, swept in chunks."""
         for start in range(0, len(keys), _CHUNK):
             mine = (index >= start) & (index < start + _CHUNK)
-            _play(at[mine], -1, index[mine] - start, np.zeros(0, dtype=np.int64), *self.state,
+            _play(at[mine], _ONE_TURN, index[mine] - start, np.zeros(0, dtype=np.int64), *self.state,
                   *sweep(keys[start : start + _CHUNK]))
 
 
