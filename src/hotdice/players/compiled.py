@@ -306,6 +306,7 @@ _MOST_COUNTED = 10  # farkles in a row asked of engine.farkle_penalty before a c
 
 @functools.lru_cache(maxsize=16)
 def _turn(rules: Rules) -> _Turn:
+    """The tables of ``rules``, each cell the engine's answer (about a second under farkle, once per rules)."""
     u = _UNIT
     scores = rules.target // u
     totals = max(rules.target, rules.entry, rules.min_bank) // u + 1
