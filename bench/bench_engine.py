@@ -1,14 +1,14 @@
-"""Engine speed: complete games per second between two greedy players, per preset, on one core.
+"""Engine speed: complete games per second between two greedy players, per preset (the engine on one core).
 
-Run: ``python bench/bench_engine.py [--games N] [--batch-games N] [--profile-games N]``
+Run: ``python bench/bench_engine.py [--games N] [--compiled-games N] [--profile-games N]``
 
 For each preset in ``hotdice.variants.VARIANTS``, games of ``greedy`` against ``greedy`` (best of 3 runs):
 
 - engine: ``play_game`` with ``SeededDice`` per game, as ``hotdice simulate`` plays them;
 - engine, quick dice: the same with dice from ``random.Random`` (below), to show what the HMAC dice cost;
-- batch, seeded: ``players.batch.play_greedy_batch`` on the same ``SeededDice`` — its results must equal
-  the engine's game for game, or the script stops;
-- batch, numpy: ``play_greedy_batch`` with ``NumpyDice`` (fresh fair dice from numpy), many games at once.
+- compiled: ``players.compiled.play_compiled`` on the same seeded dice — its results must equal the
+  engine's game for game, or the script stops;
+- compiled, many: ``play_compiled`` over ``--compiled-games`` games at once (every core: numba's threads).
 
 Then cProfile of the engine path on farkle: the ten functions with the most own time.
 Aim (issue 3): over 2,000 farkle games/s through the engine on one core.
@@ -31,7 +31,7 @@ import numpy as np
 from hotdice.dice import DiceSource, SeededDice
 from hotdice.engine import Game, Outcome
 from hotdice.players import GreedyPlayer, play_game
-from hotdice.players.batch import BatchOutcome, NumpyDice, SourceDice, play_greedy_batch
+from hotdice.players.compiled import CompiledGames, compiled_kinds, play_compiled
 from hotdice.rules import Rules
 from hotdice.variants import VARIANTS
 
@@ -77,36 +77,38 @@ def cpu_model() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300, help="engine games per preset and run")
-    parser.add_argument("--batch-games", type=int, default=100_000, help="games of the numpy batch per run")
+    parser.add_argument("--compiled-games", type=int, default=100_000, help="compiled games at once per run")
     parser.add_argument("--profile-games", type=int, default=300, help="farkle games under cProfile")
     args = parser.parse_args()
     print(f"Python {platform.python_version()}, {cpu_model()}, one core; greedy vs greedy, best of {REPEATS}")
     print(
         f"{'preset':<10} {'turns/game':>10} {'engine':>10} {'quick dice':>11} "
-        f"{'batch seeded':>13} {'batch numpy':>12}   (games/s)"
+        f"{'compiled':>13} {'compiled many':>14}   (games/s)"
     )
     for variant in VARIANTS:
-        print(row(variant.name, variant.rules, args.games, args.batch_games))
+        print(row(variant.name, variant.rules, args.games, args.compiled_games))
     profile(args.profile_games)
 
 
-def row(name: str, rules: Rules, games: int, batch_games: int) -> str:
+def row(name: str, rules: Rules, games: int, compiled_games: int) -> str:
     """One preset's line of the table: mean turns per game, then games/s four ways."""
     seeds = [f"bench/{name}/{i}" for i in range(games)]
-    greedy = np.full((games, 2), 300)
+    greedy = compiled_kinds(rules, ["greedy", "greedy"])
+    assert greedy is not None
     engine_s, outcomes = best_of(lambda: engine_games(rules, [SeededDice(s) for s in seeds]))
     quick_s, _ = best_of(lambda: engine_games(rules, [QuickDice(s) for s in seeds]))
-    seeded_s, batch = best_of(lambda: play_greedy_batch(rules, greedy, SourceDice([SeededDice(s) for s in seeds])))
-    assert isinstance(outcomes, list) and isinstance(batch, BatchOutcome)
+    play_compiled(rules, [greedy], ["warm-up"])  # numba's kernels loaded
+    seeded_s, played = best_of(lambda: play_compiled(rules, [greedy] * games, seeds))
+    assert isinstance(outcomes, list) and isinstance(played, CompiledGames)
     for g, outcome in enumerate(outcomes):
-        if tuple(batch.scores[g]) != outcome.scores or tuple(np.flatnonzero(batch.winners[g])) != outcome.winners:
-            raise SystemExit(f"{name}: batch and engine disagree on game {g}")
-    many = np.full((batch_games, 2), 300)
-    numpy_s, _ = best_of(lambda: play_greedy_batch(rules, many, NumpyDice(np.random.default_rng(20_260_101))))
-    turns = float(batch.turns.sum()) / games
+        if tuple(played.scores[g]) != outcome.scores or tuple(np.flatnonzero(played.winners[g])) != outcome.winners:
+            raise SystemExit(f"{name}: compiled and engine games disagree on game {g}")
+    many = [f"bench/{name}/many/{i}" for i in range(compiled_games)]
+    many_s, _ = best_of(lambda: play_compiled(rules, [greedy] * compiled_games, many))
+    turns = float(played.turns.sum()) / games
     return (
         f"{name:<10} {turns:>10.1f} {games / engine_s:>10,.0f} {games / quick_s:>11,.0f} "
-        f"{games / seeded_s:>13,.0f} {batch_games / numpy_s:>12,.0f}"
+        f"{games / seeded_s:>13,.0f} {compiled_games / many_s:>14,.0f}"
     )
 
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from hotdice.dice import FixedDice, SeededDice
 from hotdice.engine import BANK, ROLL, Action, EventKind, Game, IllegalMoveError
 from hotdice.players import PLAYERS, GreedyPlayer, Player, PlayerKind, RandomPlayer, make_player, play_game
-from hotdice.players.batch import NumpyDice, SourceDice, play_greedy_batch
+from hotdice.players.compiled import ENDINGS, GREEDY, Seat, play_compiled
 from hotdice.rules import Rules
 from hotdice.scoring import SetAside
 
@@ -250,43 +250,23 @@ def test_the_engine_refuses_a_player_that_cheats() -> None:
         play_game(Game(Rules.parse("farkle")), [BanksAtOnce()], SeededDice("x"))
 
 
-# -- the batch path --------------------------------------------------------------------------------
+# -- the compiled path ----------------------------------------------------------------------------
 
 THRESHOLDS = [0, 50, 300, 350, 500, 750, 1000, 1500]
 
 
 @pytest.mark.parametrize("rules", RULES)
-def test_batch_plays_exactly_like_the_engine_on_the_same_dice(rules: str) -> None:
+def test_compiled_greedy_games_are_the_engine_games_on_the_same_dice(rules: str) -> None:
     r = Rules.parse(rules)
     rng = random.Random(rules)
-    for seats, games in ((2, 24), (3, 8), (1, 4)):
-        thresholds = np.array([[rng.choice(THRESHOLDS) for _ in range(seats)] for _ in range(games)])
-        seeds = [f"{rules}/{seats}/{g}" for g in range(games)]
-        batch = play_greedy_batch(r, thresholds, SourceDice([SeededDice(s) for s in seeds]))
-        for g, seed in enumerate(seeds):
-            game = Game(r, players=("x",) * seats)
-            outcome = play_game(game, [GreedyPlayer(int(t)) for t in thresholds[g]], SeededDice(seed))
-            assert tuple(batch.scores[g]) == outcome.scores, (seed, thresholds[g])
-            assert tuple(np.flatnonzero(batch.winners[g])) == outcome.winners, seed
-            assert batch.termination(g) is outcome.termination, seed
-            assert tuple(batch.turns[g]) == game.turns_played, seed
-
-
-def test_batch_numpy_dice_are_fair_and_replay_from_their_seed() -> None:
-    dice = NumpyDice(np.random.default_rng(3))
-    many = np.arange(60_000)
-    faces = dice.roll(many, np.full(60_000, 6), many, many)
-    assert faces.shape == (60_000, 6)
-    counts = np.bincount(faces.ravel(), minlength=7)
-    assert counts[0] == 0 and all(abs(c - 60_000) < 1_000 for c in counts[1:])  # sd 224
-    r = Rules.parse("farkle")
-    first = play_greedy_batch(r, np.full((500, 2), 300), NumpyDice(np.random.default_rng(9)))
-    again = play_greedy_batch(r, np.full((500, 2), 300), NumpyDice(np.random.default_rng(9)))
-    assert np.array_equal(first.scores, again.scores) and np.array_equal(first.winners, again.winners)
-    assert first.winners.any(axis=1).all()
-    assert (first.scores.max(axis=1) >= 10_000).all()
-
-
-def test_batch_wants_games_by_seats() -> None:
-    with pytest.raises(ValueError, match="games × seats with 1 to 8 seats"):
-        play_greedy_batch(Rules.parse("farkle"), np.full((3, 9), 300), NumpyDice(np.random.default_rng(0)))
+    games = 24
+    thresholds = [[rng.choice(THRESHOLDS) for _ in range(2)] for _ in range(games)]
+    seeds = [f"{rules}/2/{g}" for g in range(games)]
+    played = play_compiled(r, [[Seat(GREEDY, t) for t in row] for row in thresholds], seeds)
+    for g, seed in enumerate(seeds):
+        game = Game(r, players=("x",) * 2)
+        outcome = play_game(game, [GreedyPlayer(t) for t in thresholds[g]], SeededDice(seed))
+        assert tuple(played.scores[g]) == outcome.scores, (seed, thresholds[g])
+        assert tuple(np.flatnonzero(played.winners[g])) == outcome.winners, seed
+        assert ENDINGS[played.endings[g]] is outcome.termination, seed
+        assert tuple(played.turns[g]) == game.turns_played, seed

@@ -41,10 +41,12 @@ __all__ = [
     "after_set_aside",
     "bank_records",
     "bank_refusal",
+    "farkle_penalty",
     "needs_validation",
     "parse_action",
     "roll_off",
     "room_to_target",
+    "starts_last_round",
     "wins_at_once",
 ]
 
@@ -450,7 +452,7 @@ class Game:
             seat.entered = True
             self._event(EventKind.BANK, points=self.turn_total)
             won = wins_at_once(r, seat.score)
-            if r.end is End.LAST_ROUND and self.last_round_by is None and seat.score >= r.target:
+            if self.last_round_by is None and starts_last_round(r, seat.score):
                 self.last_round_by = self.current
                 self._event(EventKind.LAST_ROUND, points=seat.score)
         seat.farkles_in_row = 0
@@ -460,9 +462,8 @@ class Game:
         seat = self._seats[self.current]
         self._event(EventKind.FARKLE, points=self.turn_total)
         seat.farkles_in_row += 1
-        penalty = self.rules.three_farkles
-        if penalty and seat.farkles_in_row == 3:
-            lost = min(penalty, seat.score)  # never below 0
+        lost = farkle_penalty(self.rules, score=seat.score, farkles_in_row=seat.farkles_in_row)
+        if lost is not None:
             seat.score -= lost
             seat.farkles_in_row = 0  # the count restarts after a penalty
             self._event(EventKind.PENALTY, points=lost)
@@ -568,6 +569,20 @@ def wins_at_once(rules: Rules, score: int) -> Termination | None:
         return Termination.TARGET
     if rules.end is End.EXACT and score == rules.target:
         return Termination.EXACT
+    return None
+
+
+def starts_last_round(rules: Rules, score: int) -> bool:
+    """Whether a bank that brings a score to ``score`` starts the last round (end=last-round reaches the target),
+    if it has not started yet."""
+    return rules.end is End.LAST_ROUND and score >= rules.target
+
+
+def farkle_penalty(rules: Rules, *, score: int, farkles_in_row: int) -> int | None:
+    """Points lost to the farkle that makes ``farkles_in_row`` in a row (never below 0), or None if it costs
+    nothing; a penalized farkle starts the count again."""
+    if rules.three_farkles and farkles_in_row == 3:
+        return min(rules.three_farkles, score)
     return None
 
 

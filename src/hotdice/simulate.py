@@ -15,12 +15,15 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hotdice.dice import SeededDice
 from hotdice.engine import MAX_PLAYERS, Game
 from hotdice.players import make_player, play_game
 from hotdice.rules import Rules
+
+if TYPE_CHECKING:
+    from hotdice.players.compiled import Seat
 
 __all__ = ["Z95", "PlayerResult", "Simulation", "SimulationError", "simulate", "wilson_interval"]
 
@@ -164,7 +167,7 @@ def simulate(
     return Simulation(rules, seed, games, results, tuple(seat_wins), dict(endings))
 
 
-def _simulate_compiled(rules: Rules, specs: Sequence[str], kinds: Sequence[tuple[int, int]], games: int, seed: str,
+def _simulate_compiled(rules: Rules, specs: Sequence[str], kinds: Sequence[Seat], games: int, seed: str,
                        on_game: Callable[[], None] | None) -> Simulation:
     """The same games as the loop of :func:`simulate`, played by :mod:`hotdice.players.compiled`: the same
     dice and the same choices, so the same report, many times faster."""

@@ -1,53 +1,71 @@
 """Two-player games between Hard, Medium, Easy and greedy players, compiled: the fast path of ``simulate``.
 
 Through the engine a Hard game of ``farkle`` takes ~0.1 s: every decision re-sweeps its turn. Here the games
-are played by a numba loop that re-states the engine's turn (as :mod:`hotdice.players.batch` does for greedy
-players) and each player's choice exactly as the Python players make it (the coach's ``advise``: the same
-values, the same order of choices, the same tolerance), on the same dice: roll ``k`` of turn ``t`` of game
-``i`` is the HMAC-SHA256 stream of :class:`~hotdice.dice.SeededDice` of ``"{seed}/game/{i}"``, computed here.
-Tests pin it to the engine move for move.
+are played by a numba loop that follows the engine's turn step by step and each player's choice exactly as
+the Python players make it (the coach's ``advise``: the same values, the same order of choices, the same
+tolerance), on the same dice: roll ``k`` of turn ``t`` of game ``i`` is the HMAC-SHA256 stream of
+:class:`~hotdice.dice.SeededDice` of ``"{seed}/game/{i}"``, computed here. The loop states no rule: what a
+bank does, whether it is refused, how far an exact target leaves room, what a farkle costs are tables that
+the engine's own rule functions fill once per rules (:class:`_Turn`), as :mod:`hotdice.players.solver.model`
+does for the solver; Easy's and greedy's policies are read from the players. Tests pin it to the engine move
+for move.
 
-Hard's swept arrays depend only on the two seats at the start of the turn, and without the three-farkle
-penalty a game's seat sum never falls: a bank raises it, a lost turn hands the same sum to the opponent.
-So all games advance together level by level of the seat sum; at each level the pairs of seats that games
-stand on are swept once (in parallel), every game plays its turns until it leaves the level (in parallel),
-and the arrays are dropped. The last turns of the last round (valued by the points needed) come at the end,
-swept once per (seat, points needed). Memory stays at one level's arrays; each pair is swept at most once.
+Hard's swept arrays depend only on the two seats at the start of the turn (and, under the three-farkle
+penalty, on the farkles in a row). Without the penalty a game's seat sum never falls: a bank raises it, a
+lost turn hands the same sum to the opponent. So all games advance together level by level of the seat sum;
+at each level the pairs of seats that games stand on are swept once (in parallel), every game plays its
+turns until it leaves the level (in parallel), and the arrays are dropped. Under the penalty scores fall:
+games advance one turn at a time, the turns' (seats, farkles in a row) swept once per round. The last turns
+of the last round (valued by the points needed) are swept once per (seat, points needed).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
-from hotdice.engine import Termination, after_set_aside
+from hotdice.engine import (
+    Game,
+    Termination,
+    after_set_aside,
+    bank_records,
+    bank_refusal,
+    farkle_penalty,
+    room_to_target,
+    starts_last_round,
+    wins_at_once,
+)
 from hotdice.players import make_player
 from hotdice.players.simple import GreedyPlayer
 from hotdice.players.solver.kernel import crossing_band, turn_sweep
 from hotdice.players.solver.model import seats as solver_seats
-from hotdice.rules import BelowEntry, End, HotDice, Rules
+from hotdice.rules import End, Rules
 from hotdice.scoring import dice_key, scorer
 
-__all__ = ["ENDINGS", "CompiledGames", "compiled_kinds", "play_compiled", "seeded_rolls"]
+__all__ = [
+    "EASY", "ENDINGS", "GREEDY", "HARD", "MEDIUM", "CompiledGames", "Seat", "compiled_kinds", "play_compiled",
+    "seeded_rolls",
+]
 
 IntArray = npt.NDArray[np.int64]
 
 GREEDY, EASY, MEDIUM, HARD = 0, 1, 2, 3
 LAST_ROUND, FIRST, EXACT = 0, 1, 2  # as in solver.kernel
 ENDINGS = (Termination.TARGET, Termination.EXACT, Termination.FIVE_ONES)  # CompiledGames.endings -> ending
+_TARGET, _FIVE_ONES = ENDINGS.index(Termination.TARGET), ENDINGS.index(Termination.FIVE_ONES)
 _END = {End.LAST_ROUND: LAST_ROUND, End.FIRST: FIRST, End.EXACT: EXACT}
 _TOL = 1e-12  # the coach's tolerance: a set-aside is followed by a bank worth at least rolling on less this
 _UNIT = 50
 _M32 = 0xFFFFFFFF
-# Rule parameters as one int64 array (indices).
-_DICE, _TARGET, _ENDC, _ENTRY, _BELOW_ROLL, _MIN_BANK, _HOT_MUST, _R4900, _OFFSET, _SEATS = range(10)
 
 # fmt: off
 _K = np.array([
@@ -203,6 +221,10 @@ def seeded_rolls(seed: str, asks: Sequence[tuple[int, int, int]]) -> list[tuple[
 
 # -- the rolls and the rules as arrays ------------------------------------------------------------------
 
+NO_ROOM = 1 << 40  # room (units) where no exact target limits a set-aside
+_LAST_ROUND_LEVEL = 1 << 40  # above every seat sum
+_ONE_TURN, _TO_THE_END = -1, -2  # the other ways _play plays a game
+
 
 @dataclass(frozen=True)
 class _Rolls:
@@ -213,17 +235,20 @@ class _Rolls:
     wins: npt.NDArray[np.bool_]  # [row] wins the game at once (five 1s)
     points: IntArray  # [row, k]
     dice: IntArray  # [row, k] dice in hand after it (all of them after hot dice)
-    hot: npt.NDArray[np.bool_]
-    validate: npt.NDArray[np.bool_]
-    kept: IntArray  # [row, k] dice set aside
+    hot: IntArray  # [row, k] 1: hot dice (every die has scored)
+    validate: IntArray  # [row, k] 1: a bank must wait for a scoring roll
+    easy_rank: IntArray  # [row, k] Easy's order of preference (0 first): EasyPlayer.preference
 
     @property
-    def arrays(self) -> tuple[IntArray, IntArray, npt.NDArray[np.bool_], IntArray, IntArray, npt.NDArray[np.bool_],
-                              npt.NDArray[np.bool_], IntArray]:
-        return self.row, self.count, self.wins, self.points, self.dice, self.hot, self.validate, self.kept
+    def arrays(self) -> tuple[IntArray, IntArray, npt.NDArray[np.bool_], IntArray, IntArray, IntArray, IntArray,
+                              IntArray]:
+        return self.row, self.count, self.wins, self.points, self.dice, self.hot, self.validate, self.easy_rank
 
 
+@functools.lru_cache(maxsize=16)
 def _rolls(rules: Rules) -> _Rolls:
+    from hotdice.players.skilled import EasyPlayer
+
     s = scorer(rules)
     rolls = [r for n in range(1, rules.dice + 1) for r in itertools.combinations_with_replacement(range(1, 7), n)]
     options = [s.options(r) for r in rolls]
@@ -233,61 +258,120 @@ def _rolls(rules: Rules) -> _Rolls:
     wins = np.zeros(len(rolls), dtype=np.bool_)
     points = np.zeros((len(rolls), width), dtype=np.int64)
     dice = np.zeros_like(points)
-    kept = np.zeros_like(points)
-    hot = np.zeros((len(rolls), width), dtype=np.bool_)
-    validate = np.zeros_like(hot)
+    hot = np.zeros_like(points)
+    validate = np.zeros_like(points)
+    easy_rank = np.zeros_like(points)
     for r, (roll, opts) in enumerate(zip(rolls, options, strict=True)):
         row[dice_key(roll)] = r
         count[r] = len(opts)
         wins[r] = s.wins_game(roll)
+        # max() takes the first of equals; a stable sort, most preferred first, ranks them so.
+        order = sorted(range(len(opts)), key=lambda k: EasyPlayer.preference(opts[k]), reverse=True)
+        for rank, k in enumerate(order):
+            easy_rank[r, k] = rank
         for k, o in enumerate(opts):
             points[r, k] = o.points
             dice[r, k], hot[r, k], validate[r, k] = after_set_aside(rules, o)
-            kept[r, k] = len(o.keep)
-    return _Rolls(row, count, wins, points, dice, hot, validate, kept)
+    return _Rolls(row, count, wins, points, dice, hot, validate, easy_rank)
 
 
-def _rule_params(rules: Rules, seats: int) -> IntArray:
-    p = np.zeros(10, dtype=np.int64)
-    p[_DICE], p[_TARGET], p[_ENDC], p[_ENTRY] = rules.dice, rules.target, _END[rules.end], rules.entry
-    p[_BELOW_ROLL] = rules.below_entry is BelowEntry.ROLL
-    p[_MIN_BANK], p[_HOT_MUST], p[_R4900] = rules.min_bank, rules.hot_dice is HotDice.MUST, rules.rule_4900
-    p[_OFFSET], p[_SEATS] = 1 if rules.entry > 0 else 0, seats
-    return p
+@dataclass(frozen=True)
+class _Turn:
+    """The engine's rules of a turn as arrays, each built by asking the engine's own rule function (scores and
+    turn totals in units of 50 points): the compiled turn looks them up and states no rule of its own.
+
+    Only a player below the target is ever to move, so scores run up to it; turn totals run past the target,
+    the entry and the minimum bank, beyond which no bank rule tells totals apart, and larger ones read the
+    last column."""
+
+    dice: int  # dice in hand at the start of a turn
+    entered: bool  # players have entered from the start (no entry)
+    refused: IntArray  # [hot dice, must validate, entered, score, turn total] 1: engine.bank_refusal refuses
+    records: IntArray  # [entered, turn total] 1: engine.bank_records
+    room: IntArray  # [score, turn total]: engine.room_to_target (NO_ROOM: no exact target)
+    ends: IntArray  # [score after a bank]: engine.wins_at_once as an index of ENDINGS, -1: the game goes on
+    last_round: IntArray  # [score after a bank] 1: engine.starts_last_round
+    penalty: IntArray  # [farkles in a row, score]: engine.farkle_penalty (-1: none), later counts read the last row
+    seat: IntArray  # [entered, score]: the solver's seat (model.Seats.seat_of), which Hard's arrays are keyed by
+
+    @property
+    def arrays(self) -> tuple[int, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]:
+        """The arrays as the compiled turn takes them."""
+        return (self.dice, self.refused, self.records, self.room, self.ends, self.last_round, self.penalty,
+                self.seat)
+
+
+_MOST_COUNTED = 10  # farkles in a row asked of engine.farkle_penalty before a count that costs is assumed absent
+
+
+@functools.lru_cache(maxsize=16)
+def _turn(rules: Rules) -> _Turn:
+    """The tables of ``rules``, each cell the engine's answer (about a second under farkle, once per rules)."""
+    u = _UNIT
+    scores = rules.target // u
+    totals = max(rules.target, rules.entry, rules.min_bank) // u + 1
+    flags = (False, True)
+    refused = np.zeros((2, 2, 2, scores, totals), dtype=np.int64)
+    for hot, validate, entered in itertools.product(flags, flags, flags):
+        for s in range(scores):
+            for t in range(totals):
+                refused[int(hot), int(validate), int(entered), s, t] = bank_refusal(
+                    rules, score=s * u, turn_total=t * u, entered=entered, hot_dice=hot, must_validate=validate
+                ) is not None
+    records = np.array([[bank_records(rules, entered=e, turn_total=t * u) for t in range(totals)] for e in flags],
+                       dtype=np.int64)
+    room = np.full((scores, totals), NO_ROOM, dtype=np.int64)
+    for s in range(scores):
+        for t in range(totals):
+            left = room_to_target(rules, s * u, t * u)
+            if left is not None:
+                room[s, t] = left // u
+    after = range(scores + totals)
+    ends = np.array([-1 if (w := wins_at_once(rules, n * u)) is None else ENDINGS.index(w) for n in after],
+                    dtype=np.int64)
+    last_round = np.array([starts_last_round(rules, n * u) for n in after], dtype=np.int64)
+    costly = [f for f in range(1, _MOST_COUNTED + 1)
+              if any(farkle_penalty(rules, score=s * u, farkles_in_row=f) is not None for s in range(scores))]
+    counts = costly[0] if costly else 0  # a penalized farkle starts the count again: higher counts never come
+    penalty = np.full((counts + 1, scores), -1, dtype=np.int64)
+    for f in range(counts + 1):
+        for s in range(scores):
+            lost = farkle_penalty(rules, score=s * u, farkles_in_row=f)
+            if lost is not None:
+                penalty[f, s] = lost // u
+    st = solver_seats(rules)
+    seat = np.array([[st.seat_of(s, e) for s in range(scores)] for e in flags], dtype=np.int64)
+    start = Game(rules, ("", ""))
+    return _Turn(start.dice_to_roll, start.entered[0], refused, records, room, ends, last_round, penalty, seat)
+
+
+class Seat(NamedTuple):
+    """One compiled player: its kind and the bank policy of greedy (bank at ``bank_at``) and Easy (bank at
+    ``bank_at``, or with ``bank_with`` dice or fewer to roll), read from the players themselves."""
+
+    kind: int
+    bank_at: int = 0
+    bank_with: int = 0
 
 
 # -- the engine's turn and the players' choices ---------------------------------------------------------
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _refused(rp, score, total, entered, hot, validate):  # pragma: no cover - compiled
-    """engine.bank_refusal: whether a bank is not allowed."""
-    if total == 0 or (hot and rp[_HOT_MUST]) or validate:
-        return True
-    if not entered and total < rp[_ENTRY]:
-        return rp[_BELOW_ROLL] == 1
-    if total < rp[_MIN_BANK]:
-        return True
-    after = score + total
-    return rp[_R4900] == 1 and rp[_TARGET] - 100 <= after < rp[_TARGET]
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _seat(rp, score, entered):  # pragma: no cover - compiled
-    """model.Seats.seat_of."""
-    if rp[_OFFSET] and not entered:
-        return 0
-    return score // _UNIT + rp[_OFFSET]
+def _col(table, t):  # pragma: no cover - compiled
+    """The turn-total column of a rules table for ``t`` units: past the last column, the last."""
+    return min(t, table.shape[-1] - 1)
 
 
 @njit(cache=True, nogil=True)
-def _level(rp, score, entered, current, last_by, over, g):  # pragma: no cover - compiled
-    """The seat sum a game stands on (-1: over; 2 * seats: its last round has started)."""
+def _level(seat, score, entered, last_by, over, g):  # pragma: no cover - compiled
+    """The seat sum a game stands on (-1: over; _LAST_ROUND_LEVEL: its last round has started)."""
     if over[g]:
         return -1
     if last_by[g] >= 0:
-        return 2 * rp[_SEATS]
-    return _seat(rp, score[g, 0], entered[g, 0]) + _seat(rp, score[g, 1], entered[g, 1])
+        return _LAST_ROUND_LEVEL
+    return (seat[1 if entered[g, 0] else 0, score[g, 0] // _UNIT]
+            + seat[1 if entered[g, 1] else 0, score[g, 1] // _UNIT])
 
 
 @njit(cache=True, nogil=True)
@@ -300,14 +384,16 @@ def _medium_roll(med, alpha, beta, total, dice, entered):  # pragma: no cover - 
 
 
 @njit(cache=True, nogil=True)
-def _value(kind, rp, total, dice, blocked, entered, med, alpha, beta, rv, bank, can, tmax, cap, exact):
+def _value(kind, tt, su, e, total, dice, blocked, med, med_bank, alpha, beta, rv, bank, can, tmax, cap):
     # pragma: no cover - compiled
     """The coach's valuation of a state (total, dice in hand, bank blocked): (roll on, bank, bank offered)."""
+    room = tt[3]
     if kind == MEDIUM:
-        recorded = entered or total >= rp[_ENTRY]
-        return _medium_roll(med, alpha, beta, total, dice, entered), float(total if recorded else 0), not blocked
+        points = med_bank[e, min(total // _UNIT, med_bank.shape[1] - 1)]  # past the table: as at its end
+        offered = not blocked and points >= 0
+        return _medium_roll(med, alpha, beta, total, dice, e == 1), float(total) if points > 0 else 0.0, offered
     t = total // _UNIT
-    if exact and t == tmax:
+    if room[su, _col(room, t)] == 0:
         return 1.0, 0.0, False  # the exact target is reached: won at once
     if t > tmax:
         return rv[tmax + 1, dice], cap, not blocked
@@ -316,95 +402,102 @@ def _value(kind, rp, total, dice, blocked, entered, med, alpha, beta, rv, bank, 
 
 
 @njit(cache=True, nogil=True)
-def _play_turn(g, rp, rt, kind, threshold, score, entered, turns, current, turn, last_by, over, winners, ending,
-               inner, outer, faces, scratch, med, alpha, beta, rv, bank, can, tmax, cap, exact):
+def _play_turn(g, tt, rt, kind, bank_at, bank_with, score, entered, farkles, turns, current, turn, last_by, over,
+               winners, ending, inner, outer, faces, scratch, med, med_bank, alpha, beta, rv, bank, can, tmax, cap):
     # pragma: no cover - compiled
     """One turn of game ``g`` as engine.Game plays it, the player to move choosing as its Python class does."""
-    row_of, count, wins, points, after, hot_of, validate_of, kept = rt
+    row_of, count, wins, points, after, hot_of, validate_of, easy_rank = rt
+    n_all, refused, records, room, ends, last_round, penalty, _ = tt
     cur = current[g]
-    n_all = rp[_DICE]
-    target = rp[_TARGET]
-    end = rp[_ENDC]
+    su = score[g, cur] // _UNIT
+    e = 1 if entered[g, cur] else 0
     total = 0
     in_hand = n_all
-    must_validate = False
-    hot = False
+    must_validate = 0
+    hot = 0
     rolls = 0
-    won = -1  # how the mover wins at once: 0 target, 1 exact, 2 five 1s
+    won = -1  # ENDINGS index of the mover's win at once
+    farkled = False
+    lost = False  # the turn total is lost (farkle, bust, five 1s)
     while True:
-        sc = score[g, cur]
-        en = entered[g, cur]
-        blocked = _refused(rp, sc, total, en, hot, must_validate)
+        blocked = refused[hot, must_validate, e, su, _col(refused, total // _UNIT)] == 1
         banks = False
         if not blocked:
             if kind == GREEDY:
-                banks = total >= threshold and (en or total >= rp[_ENTRY])
+                banks = total >= bank_at and records[e, _col(records, total // _UNIT)] == 1
             elif kind == EASY:
-                banks = total >= 300 or in_hand <= 2
+                banks = total >= bank_at or in_hand <= bank_with
             else:
-                roll_v, bank_v, offered = _value(kind, rp, total, in_hand, blocked, en, med, alpha, beta, rv, bank,
-                                                 can, tmax, cap, exact)
+                roll_v, bank_v, offered = _value(kind, tt, su, e, total, in_hand, blocked, med, med_bank, alpha,
+                                                 beta, rv, bank, can, tmax, cap)
                 banks = offered and bank_v >= roll_v
         if banks:
             break
         _roll(inner[g], outer[g], turn[g], rolls, in_hand, faces, scratch)
         rolls += 1
-        hot = False
+        hot = 0
         key = 0
         for d in range(in_hand):
             key += 7 ** (faces[d] - 1)
         r = row_of[key]
         if wins[r]:
-            won = 2
-            total = -1
+            won = _FIVE_ONES
+            lost = True
             break
-        if count[r] == 0:  # farkle
-            total = -1
+        if count[r] == 0:
+            farkled = True
+            lost = True
             break
-        must_validate = False
-        room = target - sc - total if end == EXACT else 1 << 40
-        offered_n = 0
-        while offered_n < count[r] and points[r, offered_n] > room:
-            offered_n += 1  # options are best first: those passing an exact target lead
-        if offered_n == count[r]:  # bust
-            total = -1
-            break
-        choice = offered_n
-        if kind == EASY:
-            for k in range(offered_n + 1, count[r]):
-                if kept[r, k] > kept[r, choice] or (kept[r, k] == kept[r, choice] and points[r, k] > points[r, choice]):
+        must_validate = 0
+        left = room[su, _col(room, total // _UNIT)]  # set-asides past an exact target are not offered
+        choice = -1
+        best = -np.inf
+        for k in range(count[r]):
+            if points[r, k] // _UNIT > left:
+                continue
+            if choice < 0:
+                choice = k  # greedy: the first offered, the best
+            if kind == EASY:
+                if easy_rank[r, k] < easy_rank[r, choice]:
                     choice = k
-        elif kind != GREEDY:
-            best = -np.inf
-            for k in range(offered_n, count[r]):
-                after_total = total + points[r, k]
-                if end == EXACT and after_total == room + total:
+            elif kind != GREEDY:
+                at = total + points[r, k]
+                if room[su, _col(room, at // _UNIT)] == 0:
                     k_blocked = False  # reaching the exact target: engine.Game.why_not_bank_after
                 else:
-                    k_blocked = _refused(rp, sc, after_total, en, hot_of[r, k], validate_of[r, k])
-                roll_v, bank_v, offered = _value(kind, rp, after_total, after[r, k], k_blocked, en, med, alpha, beta,
-                                                 rv, bank, can, tmax, cap, exact)
+                    k_blocked = refused[hot_of[r, k], validate_of[r, k], e, su, _col(refused, at // _UNIT)] == 1
+                roll_v, bank_v, offered = _value(kind, tt, su, e, at, after[r, k], k_blocked, med, med_bank, alpha,
+                                                 beta, rv, bank, can, tmax, cap)
                 v = bank_v if offered and bank_v >= roll_v - _TOL else roll_v
                 if v > best:
                     best = v
                     choice = k
+        if choice < 0:  # bust: every set-aside would pass the exact target
+            lost = True
+            break
         total += points[r, choice]
         in_hand = after[r, choice]
         hot = hot_of[r, choice]
         must_validate = validate_of[r, choice]
-        if end == EXACT and sc + total == target:
+        if room[su, _col(room, total // _UNIT)] == 0:
             break  # reaching the exact target banks at once
-    # The bank, or the turn lost (total -1), then engine.Game._end_turn.
-    if total >= 0 and (entered[g, cur] or total >= rp[_ENTRY]):
-        score[g, cur] += total
-        entered[g, cur] = True
-        new = score[g, cur]
-        if end == FIRST and new >= target:
-            won = 0
-        elif end == EXACT and new == target:
-            won = 1
-        elif end == LAST_ROUND and last_by[g] < 0 and new >= target:
-            last_by[g] = cur
+    # engine.Game._bank, ._farkle, the bust, then ._end_turn.
+    if farkled:
+        f = farkles[g, cur] + 1
+        cost = penalty[min(f, penalty.shape[0] - 1), su]
+        if cost >= 0:
+            score[g, cur] -= cost * _UNIT
+            f = 0
+        farkles[g, cur] = f
+    elif won < 0:
+        if not lost and records[e, _col(records, total // _UNIT)] == 1:
+            score[g, cur] += total
+            entered[g, cur] = True
+            new = min(score[g, cur] // _UNIT, ends.size - 1)
+            won = ends[new]
+            if won < 0 and last_by[g] < 0 and last_round[new] == 1:
+                last_by[g] = cur
+        farkles[g, cur] = 0
     turns[g, cur] += 1
     turn[g] += 1
     if won >= 0:
@@ -418,51 +511,56 @@ def _play_turn(g, rp, rt, kind, threshold, score, entered, turns, current, turn,
         top = max(score[g, 0], score[g, 1])
         winners[g, 0] = score[g, 0] == top
         winners[g, 1] = score[g, 1] == top
-        ending[g] = 0
+        ending[g] = _TARGET
         return
     current[g] = nxt
 
 
 @njit(cache=True, parallel=True)
-def _play(at, level, final_keys, pair_of_seat, rp, rt, kinds, thresholds, score, entered, turns, current, turn,
-          last_by, over, winners, ending, inner, outer, med, alpha, beta, hv_rv, hv_bank, hv_can, hv_tmax, hv_cap,
-          exact):  # pragma: no cover - compiled
-    """Play the games ``at``: on seat-sum ``level``, every turn until the game leaves it (Hard reads the arrays
-    of its pair of seats, ``hv_*[pair_of_seat[mover's seat]]``); on the last round's level, the last turn
-    (Hard reads ``hv_*[final_keys[position in at]]``)."""
-    last_round = level == 2 * rp[_SEATS]
+def _play(at, level, keys, pair_of_seat, tt, rt, kinds, policy, score, entered, farkles, turns, current, turn,
+          last_by, over, winners, ending, inner, outer, med, med_bank, alpha, beta, hv_rv, hv_bank, hv_can, hv_tmax,
+          hv_cap):
+    # pragma: no cover - compiled
+    """Play the games ``at``: with ``level`` _ONE_TURN, one turn each (a Hard mover reads ``hv_*[keys[position
+    in at]]``); with _TO_THE_END, to their end (no Hard player); else every turn until the game leaves seat-sum
+    ``level`` (Hard reads the arrays of its pair of seats, ``hv_*[pair_of_seat[mover's seat]]``)."""
+    seat = tt[7]
     for q in prange(at.size):
         g = at[q]
         faces = np.zeros(6, dtype=np.int64)
         scratch = np.zeros(144, dtype=np.int64)
-        while _level(rp, score, entered, current, last_by, over, g) == level:
+        while True:
             cur = current[g]
             kind = kinds[g, cur]
-            if last_round:
-                k = final_keys[q]
+            if level < 0:
+                k = keys[q]
             elif kind == HARD:
-                k = pair_of_seat[_seat(rp, score[g, cur], entered[g, cur])]
+                k = pair_of_seat[seat[1 if entered[g, cur] else 0, score[g, cur] // _UNIT]]
             else:
                 k = 0
-            _play_turn(g, rp, rt, kind, thresholds[g, cur], score, entered, turns, current, turn, last_by, over,
-                       winners, ending, inner, outer, faces, scratch, med, alpha, beta, hv_rv[k], hv_bank[k],
-                       hv_can[k], hv_tmax[k], hv_cap[k], exact and not last_round)
+            _play_turn(g, tt, rt, kind, policy[g, cur, 0], policy[g, cur, 1], score, entered, farkles, turns,
+                       current, turn, last_by, over, winners, ending, inner, outer, faces, scratch, med, med_bank,
+                       alpha, beta, hv_rv[k], hv_bank[k], hv_can[k], hv_tmax[k], hv_cap[k])
+            if level == _ONE_TURN or (level == _TO_THE_END and over[g]):
+                break
+            if level >= 0 and _level(seat, score, entered, last_by, over, g) != level:
+                break
 
 
 # -- Hard's swept arrays --------------------------------------------------------------------------------
 
 
 @njit(cache=True, parallel=True)
-def _sweep_pairs(movers, level, w, final, st_score, st_entered, may_bank, records, tmaxes, rp, beyond, far, near,
-                 rv_out, bank_out, can_out, tmax_out, cap_out):  # pragma: no cover - compiled
-    """The arrays of TwoPlayerSolution.turn_values for each mover's seat i against level - i (no penalty)."""
-    target = rp[_TARGET] // _UNIT
-    end = rp[_ENDC]
-    n_all = rp[_DICE]
+def _sweep_pairs(movers, opponents, fos, xfs, xbs, w4, final, st_score, st_entered, may_bank, records, tmaxes,
+                 target, end, offset, n_all, beyond, far, near, rv_out, bank_out, can_out, tmax_out, cap_out):
+    # pragma: no cover - compiled
+    """The arrays of TwoPlayerSolution.turn_values for each mover's seat i against opponent's seat j, the
+    opponent's farkles in a row ``fos`` and its chances after the mover's farkle and nothing banked."""
     for q in prange(movers.size):
         i = movers[q]
-        j = level - i
-        xb = w[j, i]
+        j = opponents[q]
+        fo = fos[q]
+        xb = xbs[q]
         tmax = tmaxes[i]
         bank_v = bank_out[q]
         bank_v[:] = 0.0
@@ -484,7 +582,7 @@ def _sweep_pairs(movers, level, w, final, st_score, st_entered, may_bank, record
                 else:
                     bank_v[t] = 1.0
             else:
-                bank_v[t] = 1.0 - w[j, new + rp[_OFFSET]]
+                bank_v[t] = 1.0 - w4[j, new + offset, fo, 0]
         cap = 1.0
         if end == LAST_ROUND:
             cap = 1.0 - final[ej, min(target + beyond - st_score[j], final.shape[1] - 1)]
@@ -492,7 +590,7 @@ def _sweep_pairs(movers, level, w, final, st_score, st_entered, may_bank, record
         rv[:, :] = 0.0
         rs = np.zeros((2, rv.shape[0], n_all + 1))
         lo, hi = crossing_band(end, target - st_score[i], near)
-        turn_sweep(tmax, n_all, bank_v, np.zeros((2, tmax + 1)), can, cap, 1.0 - xb, 1.0 - xb, 1.0, end == EXACT,
+        turn_sweep(tmax, n_all, bank_v, np.zeros((2, tmax + 1)), can, cap, 1.0 - xfs[q], 1.0 - xb, 1.0, end == EXACT,
                    far, near, lo, hi, rv, rs)
         tmax_out[q] = tmax
         cap_out[q] = cap
@@ -527,61 +625,66 @@ def _sweep_last_turns(seats, needs, max_total, may_bank, records, n_all, far, rv
 # -- the run --------------------------------------------------------------------------------------------
 
 
-def compiled_kinds(rules: Rules, specs: Sequence[str]) -> list[tuple[int, int]] | None:
-    """(kind, bank threshold) of each player if the game can be played compiled, else None: two players of
-    Hard, Medium, Easy or greedy, and no three-farkle penalty (under it scores fall and Hard's arrays depend
-    on farkles in a row)."""
+def compiled_kinds(rules: Rules, specs: Sequence[str]) -> list[Seat] | None:
+    """Each player as compiled if the game can be played compiled, else None: two players of Hard, Medium,
+    Easy or greedy (the others draw from their own generators, and Hard's approximation for three or more
+    players is the coach's)."""
     from hotdice.players import skilled
     from hotdice.players.solver import affordable
 
-    if len(specs) != 2 or rules.three_farkles:
+    if len(specs) != 2:
         return None
     out = []
     for spec in specs:
         player = make_player(spec, random.Random(0))
         if isinstance(player, GreedyPlayer):
-            out.append((GREEDY, player.threshold))
+            out.append(Seat(GREEDY, player.threshold))
         elif isinstance(player, skilled.EasyPlayer):
-            out.append((EASY, 0))
+            out.append(Seat(EASY, player.bank_at, player.bank_with))
         elif isinstance(player, skilled.MediumPlayer):
-            out.append((MEDIUM, 0))
+            out.append(Seat(MEDIUM))
         elif isinstance(player, skilled.HardPlayer):
             # coach.measure_for: without the solved table at hand Hard weighs expected points, as Medium.
-            out.append((HARD if affordable(rules) else MEDIUM, 0))
+            out.append(Seat(HARD if affordable(rules) else MEDIUM))
         else:
             return None
     return out
 
 
 @njit(cache=True, nogil=True)
-def _levels(rp, score, entered, current, last_by, over):  # pragma: no cover - compiled
+def _levels(seat, score, entered, last_by, over):  # pragma: no cover - compiled
     out = np.empty(over.size, dtype=np.int64)
     for g in range(over.size):
-        out[g] = _level(rp, score, entered, current, last_by, over, g)
+        out[g] = _level(seat, score, entered, last_by, over, g)
     return out
 
 
 def _medium_tables(rules: Rules, needed: bool) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64],
-                                                        npt.NDArray[np.float64]]:
-    """Medium's roll values (expectation.TurnValues.roll_value) by [entered, total / 50, dice], up to well
-    past the target, and the straight lines it follows past its cap."""
+                                                        npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Medium's roll values (expectation.TurnValues.roll_value) by [entered, total / 50, dice] and bank values
+    (.bank_value, -1 where it has none) by [entered, total / 50], up to well past the target, and the straight
+    lines it follows past its cap."""
     if not needed:
-        return np.zeros((2, 1, rules.dice + 1)), np.zeros(rules.dice), np.zeros(rules.dice)
+        return np.zeros((2, 1, rules.dice + 1)), np.zeros((2, 1)), np.zeros(rules.dice), np.zeros(rules.dice)
     from hotdice.expectation import turn_values
 
     tv = turn_values(rules)
     rows = max(tv.cap, 2 * rules.target) // _UNIT + 1
     med = np.zeros((2, rows, rules.dice + 1))
+    med_bank = np.full((2, rows), -1.0)
     for e in (0, 1):
         for t in range(rows):
             for n in range(1, rules.dice + 1):
                 med[e, t, n] = tv.roll_value(t * _UNIT, n, entered=bool(e))
-    return med, np.asarray(tv.alpha, dtype=np.float64), np.asarray(tv.beta, dtype=np.float64)
+            points = tv.bank_value(t * _UNIT, entered=bool(e))
+            if points is not None:
+                med_bank[e, t] = points
+    return med, med_bank, np.asarray(tv.alpha, dtype=np.float64), np.asarray(tv.beta, dtype=np.float64)
 
 
 _Arrays = tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.bool_], IntArray,
                 npt.NDArray[np.float64]]
-_LAST_TURN_CHUNK = 512  # (seat, points needed) swept at once: about 9 MB of arrays under farkle
+_CHUNK = 512  # turns' arrays swept at once: about 9 MB of arrays under farkle
 
 
 class _HardTables:
@@ -592,22 +695,25 @@ class _HardTables:
 
         self.rules = rules
         self.sol = two_player_solution(rules)
-        st = self.sol.seats
-        self.st = st
-        self.w = np.ascontiguousarray(self.sol.w)
-        self.rows = st.max_total + 2
+        self.st = self.sol.seats
+        self.w4 = np.ascontiguousarray(self.sol.w4)
+        self.rows = self.st.max_total + 2
 
     def _blank(self, k: int, rows: int) -> _Arrays:
         n = self.rules.dice + 1
         return (np.zeros((k, rows, n)), np.zeros((k, rows - 1)), np.zeros((k, rows - 1), dtype=np.bool_),
                 np.zeros(k, dtype=np.int64), np.zeros(k))
 
-    def pairs(self, level: int, movers: IntArray) -> _Arrays:
-        """The arrays of the mover's seats ``movers`` against ``level - seat``."""
+    def pairs(self, movers: IntArray, opponents: IntArray, fm: IntArray, fo: IntArray) -> _Arrays:
+        """The arrays of the turns from the mover's seats ``movers`` against ``opponents`` with these farkles
+        in a row (TwoPlayerSolution.turn_values)."""
         out = self._blank(max(1, movers.size), self.rows)
-        st, sol = self.st, self.sol
-        _sweep_pairs(movers, level, self.w, sol.final, st.score, st.entered, st.may_bank, st.records, st.tmax,
-                     self.rp, sol.beyond, sol.table.arrays, sol.near.arrays, *out)
+        st, sol, r = self.st, self.sol, self.rules
+        xf, xb = sol.opponent_after(movers, opponents, fm, fo)
+        _sweep_pairs(movers, opponents, np.ascontiguousarray(sol.counts(fo), dtype=np.int64),
+                     np.ascontiguousarray(xf, dtype=np.float64), np.ascontiguousarray(xb, dtype=np.float64), self.w4,
+                     sol.final, st.score, st.entered, st.may_bank, st.records, st.tmax, st.target, _END[r.end],
+                     1 if r.entry > 0 else 0, r.dice, sol.beyond, sol.table.arrays, sol.near.arrays, *out)
         return out
 
     def last_turns(self, seats: IntArray, needs: IntArray) -> _Arrays:
@@ -618,10 +724,6 @@ class _HardTables:
         _sweep_last_turns(seats, needs, st.max_total, st.may_bank, st.records, self.rules.dice,
                           self.sol.table.arrays, *out)
         return out
-
-    @property
-    def rp(self) -> IntArray:
-        return _rule_params(self.rules, self.st.score.size)
 
 
 @dataclass(frozen=True)
@@ -634,70 +736,138 @@ class CompiledGames:
     endings: IntArray  # index into ENDINGS
 
 
-def play_compiled(rules: Rules, seats: Sequence[Sequence[tuple[int, int]]], seeds: Sequence[str],
-                  on_games: Callable[[int], None] | None = None) -> CompiledGames:
-    """Play one two-player game per seed (``SeededDice(seed)``); ``seats[g]`` holds the (kind, threshold) of
-    game ``g``'s seats (see :func:`compiled_kinds`). ``on_games(k)``: k more games are over."""
-    games = len(seeds)
-    kinds = np.array([[k for k, _ in row] for row in seats], dtype=np.int64).reshape(games, 2)
-    thresholds = np.array([[t for _, t in row] for row in seats], dtype=np.int64).reshape(games, 2)
-    inner, outer = _pads(_key_rows(seeds))
-    score = np.zeros((games, 2), dtype=np.int64)
-    entered = np.full((games, 2), rules.entry == 0)
-    turns = np.zeros((games, 2), dtype=np.int64)
-    current = np.zeros(games, dtype=np.int64)
-    turn = np.zeros(games, dtype=np.int64)
-    last_by = np.full(games, -1, dtype=np.int64)
-    over = np.zeros(games, dtype=np.bool_)
-    winners = np.zeros((games, 2), dtype=np.bool_)
-    ending = np.zeros(games, dtype=np.int64)
-    med, alpha, beta = _medium_tables(rules, bool((kinds == MEDIUM).any()))
-    st = solver_seats(rules)
-    n_seats = int(st.score.size)
-    rp = _rule_params(rules, n_seats)
-    tables = _HardTables(rules) if (kinds == HARD).any() else None
-    state = (rp, _rolls(rules).arrays, kinds, thresholds, score, entered, turns, current, turn, last_by, over,
-             winners, ending, inner, outer, med, alpha, beta)
-    exact = rules.end is End.EXACT
-    offset = 1 if rules.entry > 0 else 0
-    done = 0
-    for level in range(2 * n_seats + 1):
-        at = np.flatnonzero(_levels(rp, score, entered, current, last_by, over) == level)
+class _Run:
+    """Every game's state as arrays, and the ways of playing them on."""
+
+    def __init__(self, rules: Rules, seats: Sequence[Sequence[Seat]], seeds: Sequence[str]) -> None:
+        games = len(seeds)
+        self.rules = rules
+        self.kinds = np.array([[s.kind for s in row] for row in seats], dtype=np.int64).reshape(games, 2)
+        policy = np.array([[(s.bank_at, s.bank_with) for s in row] for row in seats], dtype=np.int64)
+        self.tt = _turn(rules)
+        inner, outer = _pads(_key_rows(seeds))
+        self.score = np.zeros((games, 2), dtype=np.int64)
+        self.entered = np.full((games, 2), self.tt.entered)
+        self.farkles = np.zeros((games, 2), dtype=np.int64)
+        self.turns = np.zeros((games, 2), dtype=np.int64)
+        self.current = np.zeros(games, dtype=np.int64)
+        self.last_by = np.full(games, -1, dtype=np.int64)
+        self.over = np.zeros(games, dtype=np.bool_)
+        self.winners = np.zeros((games, 2), dtype=np.bool_)
+        self.ending = np.zeros(games, dtype=np.int64)
+        med, med_bank, alpha, beta = _medium_tables(rules, bool((self.kinds == MEDIUM).any()))
+        self.state = (self.tt.arrays, _rolls(rules).arrays, self.kinds, policy.reshape(games, 2, 2), self.score,
+                      self.entered, self.farkles, self.turns, self.current, np.zeros(games, dtype=np.int64),
+                      self.last_by, self.over, self.winners, self.ending, inner, outer, med, med_bank, alpha, beta)
+        self.hard = _HardTables(rules) if (self.kinds == HARD).any() else None
+        self.none = _no_arrays(rules)
+
+    def seat_of(self, g: IntArray, who: IntArray) -> IntArray:
+        seat: IntArray = self.tt.seat[self.entered[g, who].astype(np.int64), self.score[g, who] // _UNIT]
+        return seat
+
+    def by_levels(self, on_games: Callable[[], None]) -> None:
+        """Without the three-farkle penalty a game's seat sum never falls (a bank raises it, a lost turn hands
+        the same sum to the opponent): every game plays level by level, each pair of seats swept once."""
+        games = np.arange(self.over.size)
+        if self.hard is None:
+            self.to_the_end(games)
+            on_games()
+            return
+        n_seats = int(self.tt.seat.max()) + 1
+        for level in range(2 * n_seats):
+            at = np.flatnonzero(_levels(self.tt.seat, self.score, self.entered, self.last_by, self.over) == level)
+            if at.size:
+                cur = self.current[at]
+                movers = np.unique(np.concatenate([self.seat_of(at, cur)[self.kinds[at, cur] == HARD],
+                                                   self.seat_of(at, 1 - cur)[self.kinds[at, 1 - cur] == HARD]]))
+                pair_of_seat = np.full(n_seats, -1, dtype=np.int64)
+                pair_of_seat[movers] = np.arange(movers.size)
+                zero = np.zeros(movers.size, dtype=np.int64)
+                arrays = self.hard.pairs(movers, level - movers, zero, zero) if self.hard is not None else self.none
+                _play(at, level, np.zeros(at.size, dtype=np.int64), pair_of_seat, *self.state, *arrays)
+                on_games()
+        self.last_turns(games[~self.over])
+        on_games()
+
+    def by_turns(self, on_games: Callable[[], None]) -> None:
+        """Under the three-farkle penalty scores fall and Hard's arrays depend on farkles in a row: every game
+        plays one turn at a time, Hard's arrays swept for the (seats, farkles in a row) the turns start from."""
+        hard_tables = self.hard
+        if hard_tables is None:
+            self.to_the_end(np.arange(self.over.size))
+            on_games()
+            return
+        while not self.over.all():
+            live = np.flatnonzero(~self.over)
+            self.last_turns(live[self.last_by[live] >= 0])
+            at = live[self.last_by[live] < 0]
+            cur = self.current[at]
+            hard = self.kinds[at, cur] == HARD
+            _play(at[~hard], _ONE_TURN, np.zeros(int((~hard).sum()), dtype=np.int64), np.zeros(0, dtype=np.int64),
+                  *self.state, *self.none)
+            at, cur = at[hard], cur[hard]
+            turns = np.stack([self.seat_of(at, cur), self.seat_of(at, 1 - cur), self.farkles[at, cur],
+                              self.farkles[at, 1 - cur]], axis=1)
+            if hard_tables is not None and at.size:
+                turns[:, 2:] = hard_tables.sol.counts(turns[:, 2:])
+                keys, index = np.unique(turns, axis=0, return_inverse=True)
+                self._keyed(at, index.reshape(-1), keys,
+                            lambda k: hard_tables.pairs(*(np.ascontiguousarray(k[:, c]) for c in range(4))))
+            on_games()
+
+    def to_the_end(self, at: IntArray) -> None:
+        """The games ``at``, where nobody plays Hard, each played to its end at once."""
+        _play(at, _TO_THE_END, np.zeros(at.size, dtype=np.int64), np.zeros(0, dtype=np.int64), *self.state,
+              *self.none)
+
+    def last_turns(self, at: IntArray) -> None:
+        """The last turn of the games ``at``: the player after the one who reached the target, Hard keyed by
+        (seat, points needed)."""
         if not at.size:
-            continue
-        seat_of = np.where(entered[at] | (offset == 0), score[at] // _UNIT + offset, 0)  # [game, player]
-        hard = kinds[at] == HARD
-        if level < 2 * n_seats:
-            pair_of_seat = np.full(n_seats, -1, dtype=np.int64)
-            movers = np.unique(seat_of[hard])
-            pair_of_seat[movers] = np.arange(movers.size)
-            arrays = tables.pairs(level, movers) if tables is not None else _no_arrays(rules)
-            _play(at, level, np.zeros(at.size, dtype=np.int64), pair_of_seat, *state, *arrays, exact)
-        else:
-            # The last turn: the player after the one who reached the target, by (seat, points needed).
-            rows = np.arange(at.size)
-            mover = 1 - last_by[at]
-            need = (score[at, last_by[at]] - score[at, mover]) // _UNIT
-            seat = np.where(entered[at, mover] | (offset == 0),
-                            np.minimum(score[at, mover] // _UNIT, st.target - 1) + offset, 0)
-            keyed = np.flatnonzero(hard[rows, mover])
-            keys, index = np.unique(np.stack([seat[keyed], need[keyed]], axis=1), axis=0, return_inverse=True)
-            index = index.reshape(-1)
-            plain = np.setdiff1d(rows, keyed)
-            _play(at[plain], level, np.zeros(plain.size, dtype=np.int64), np.zeros(0, dtype=np.int64), *state,
-                  *_no_arrays(rules), exact)
-            for start in range(0, len(keys), _LAST_TURN_CHUNK):
-                chunk = keys[start : start + _LAST_TURN_CHUNK]
-                assert tables is not None
-                arrays = tables.last_turns(np.ascontiguousarray(chunk[:, 0]), np.ascontiguousarray(chunk[:, 1]))
-                mine = (index >= start) & (index < start + len(chunk))
-                _play(at[keyed[mine]], level, index[mine] - start, np.zeros(0, dtype=np.int64), *state, *arrays,
-                      exact)
-        if on_games is not None:
-            now = int(over.sum())
+            return
+        mover = 1 - self.last_by[at]
+        hard = self.kinds[at, mover] == HARD
+        _play(at[~hard], _ONE_TURN, np.zeros(int((~hard).sum()), dtype=np.int64), np.zeros(0, dtype=np.int64),
+              *self.state, *self.none)
+        at, mover = at[hard], mover[hard]
+        hard_tables = self.hard
+        if hard_tables is None or not at.size:
+            return
+        need = (self.score[at, 1 - mover] - self.score[at, mover]) // _UNIT
+        capped = np.minimum(self.score[at, mover] // _UNIT, hard_tables.st.target - 1)  # coach._final_turn_valuation
+        seat = self.tt.seat[self.entered[at, mover].astype(np.int64), capped]
+        keys, index = np.unique(np.stack([seat, need], axis=1), axis=0, return_inverse=True)
+        self._keyed(at, index.reshape(-1), keys,
+                    lambda k: hard_tables.last_turns(np.ascontiguousarray(k[:, 0]), np.ascontiguousarray(k[:, 1])))
+
+    def _keyed(self, at: IntArray, index: IntArray, keys: IntArray, sweep: Callable[[IntArray], _Arrays]) -> None:
+        """One turn of each game ``at``, whose Hard mover reads the arrays of ``keys[index]``, swept in chunks."""
+        for start in range(0, len(keys), _CHUNK):
+            mine = (index >= start) & (index < start + _CHUNK)
+            _play(at[mine], _ONE_TURN, index[mine] - start, np.zeros(0, dtype=np.int64), *self.state,
+                  *sweep(keys[start : start + _CHUNK]))
+
+
+def play_compiled(rules: Rules, seats: Sequence[Sequence[Seat]], seeds: Sequence[str],
+                  on_games: Callable[[int], None] | None = None) -> CompiledGames:
+    """Play one two-player game per seed (``SeededDice(seed)``); ``seats[g]`` holds the players of game
+    ``g``'s seats (see :func:`compiled_kinds`). ``on_games(k)``: k more games are over."""
+    run = _Run(rules, seats, seeds)
+    done = 0
+
+    def progress() -> None:
+        nonlocal done
+        now = int(run.over.sum())
+        if on_games is not None and now > done:
             on_games(now - done)
-            done = now
-    return CompiledGames(score, turns, winners, ending)
+        done = now
+
+    if (run.tt.penalty >= 0).any():  # a farkle may cost points: scores fall
+        run.by_turns(progress)
+    else:
+        run.by_levels(progress)
+    return CompiledGames(run.score, run.turns, run.winners, run.ending)
 
 
 def _no_arrays(rules: Rules) -> _Arrays:

@@ -11,6 +11,7 @@ import random
 from hotdice.coach import advise, measure_now
 from hotdice.engine import BANK, ROLL, Action, Game, Phase
 from hotdice.players.solver.background import Status
+from hotdice.scoring import Option
 
 __all__ = ["EasyPlayer", "HardPlayer", "MediumPlayer", "at_once", "pending"]
 
@@ -19,15 +20,21 @@ class EasyPlayer:
     """A cautious beginner: sets aside every die that scores, banks as soon as the turn feels worth it."""
 
     name = "easy"
+    bank_at = 300  # banks once the turn total is this much...
+    bank_with = 2  # ... or once this few dice are left to roll
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
+    @staticmethod
+    def preference(option: Option) -> tuple[int, int]:
+        """Everything that scores: the most dice, then the most points (the first of equals)."""
+        return len(option.keep), option.points
+
     def choose(self, game: Game) -> Action:
         if game.phase is Phase.SET_ASIDE:
-            # Everything that scores: the most dice, then the most points.
-            return max(game.options(), key=lambda o: (len(o.keep), o.points)).keep
-        if BANK in game.legal_actions() and (game.turn_total >= 300 or game.dice_to_roll <= 2):
+            return max(game.options(), key=self.preference).keep
+        if BANK in game.legal_actions() and (game.turn_total >= self.bank_at or game.dice_to_roll <= self.bank_with):
             return BANK
         return ROLL
 

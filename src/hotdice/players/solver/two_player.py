@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -50,25 +51,30 @@ class TwoPlayerSolution:
         """The rolls as weighed where a set-aside may cross the target (``table`` holds them elsewhere)."""
         return roll_table(self.rules)
 
-    def counts(self, farkles_in_row: int) -> int:
-        """Index of a count of farkles in a row in the table (always 0 without the penalty)."""
-        return min(farkles_in_row, int(self.w4.shape[2]) - 1)
+    def counts(self, farkles_in_row: Any) -> Any:
+        """Index of a count of farkles in a row in the table (always 0 without the penalty); counts may be
+        an array."""
+        return np.minimum(farkles_in_row, int(self.w4.shape[2]) - 1)
 
     def turn_values(self, mover: int, opponent: int, fm: int = 0, fo: int = 0
                     ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.bool_], int]:
         """For one turn: rv[t, n] (rolling n dice at turn total t), bank values, where banking is allowed,
         and tmax (turn totals past it are banked there, or not offered under end=exact). ``fm``, ``fo``:
         farkles in a row of the mover and of the opponent."""
+        xf, xb = self.opponent_after(mover, opponent, fm, fo)
+        return _turn_arrays(self, mover, opponent, int(self.counts(fo)), float(xf), float(xb))
+
+    def opponent_after(self, mover: Any, opponent: Any, fm: Any, fo: Any) -> tuple[Any, Any]:
+        """The opponent's chance to win from the start of their turn after the mover's turn ends in a farkle,
+        and after it ends with nothing banked (seats and counts as at its start; arrays of turns allowed)."""
         fm, fo = self.counts(fm), self.counts(fo)
-        r = self.rules
-        xb = float(self.w4[opponent, mover, fo, 0])
-        if fm + 1 < self.w4.shape[2]:
-            xf = float(self.w4[opponent, mover, fo, fm + 1])
-        elif r.three_farkles:
-            xf = float(self.w4[opponent, int(self.penalty_seats()[mover]), fo, 0])
-        else:
-            xf = xb
-        return _turn_arrays(self, mover, opponent, fo, xf, xb)
+        xb = self.w4[opponent, mover, fo, 0]
+        depth = int(self.w4.shape[2])
+        if not self.rules.three_farkles:
+            return xb, xb
+        counted = self.w4[opponent, mover, fo, np.minimum(fm + 1, depth - 1)]
+        penalized = self.w4[opponent, self.penalty_seats()[mover], fo, 0]
+        return np.where(fm + 1 < depth, counted, penalized), xb
 
     def penalty_seats(self) -> npt.NDArray[np.int64]:
         return penalty_seats(self.rules, self.seats)
