@@ -169,7 +169,7 @@ def test_the_costliest_set_aside_of_a_two_player_game() -> None:
     game.apply("keep 1")
     game.apply("bank")
     assert game.last_round_by == 0
-    mistakes = review(game, 0)  # also those of the turn's first set-asides, played to reach the position
+    mistakes = review(game, 0)  # from the position on: the game was set up there
     (keep,) = [m for m in mistakes if m.roll == (1, 5, 6)]
     (bank,) = [m for m in mistakes if m.turn_total == 500]
     assert (str(keep.played.keep), str(keep.best.keep), keep.roll) == ("1", "5", (1, 5, 6))

@@ -36,7 +36,7 @@ from typing import Any
 import orjson
 
 from hotdice.dice import SeededDice
-from hotdice.engine import EventKind, Game, IllegalMoveError, InvalidMoveError, Phase, Termination
+from hotdice.engine import CHANCE, EventKind, Game, IllegalMoveError, InvalidMoveError, Phase, Termination
 from hotdice.rules import Rules, RulesError
 from hotdice.scoring import DiceError, parse_dice
 
@@ -331,7 +331,7 @@ def state_json(game: Game) -> dict[str, Any]:
         "rules": str(game.rules),
         "players": list(game.players),
         "phase": game.phase.value,
-        "to_act": game.to_act,
+        "to_act": game.to_act if isinstance(game.to_act, int) else None,
         "current": game.current,
         "turn": game.turn,
         "rolls_this_turn": game.rolls_this_turn,
@@ -426,7 +426,7 @@ def transcript(record: Record) -> list[str]:
                 pass  # told below, from the outcome
     final = ", ".join(f"{n} {s}" for n, s in zip(names, game.scores, strict=True))
     if game.outcome is None:
-        acting = "dice to roll" if game.to_act is None else f"{names[game.current]} to play"
+        acting = "dice to roll" if game.to_act is CHANCE else f"{names[game.current]} to play"
         lines.append(f"Unfinished ({acting}): {final}")
     else:
         winners = " and ".join(names[w] for w in game.outcome.winners)

@@ -81,8 +81,7 @@ class Session:
         return self.setup.mode
 
     def computer_to_act(self) -> bool:
-        seat = self.game.to_act
-        return seat is not None and seat == self.setup.computer
+        return self.game.to_act == self.setup.computer
 
     def record(self) -> Record:
         return record_of(self.game, seed=self.setup.seed, mode=self.mode.value)

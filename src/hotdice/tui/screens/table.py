@@ -144,7 +144,7 @@ class TableScreen(HotDiceScreen):
 
     def human_to_act(self) -> bool:
         game = self.session.game
-        return game.to_act is not None and not self.session.computer_to_act() and not self.computer_running
+        return isinstance(game.to_act, int) and not self.session.computer_to_act() and not self.computer_running
 
     def selection(self) -> SetAside | None:
         roll = self.session.game.roll
@@ -565,7 +565,7 @@ class TableScreen(HotDiceScreen):
     def warm_up(self) -> None:
         """Ask the background solver for what the coach and the Hard player will need, as the game opens."""
         game = self.session.game
-        if game.outcome is None and game.to_act is not None:
+        if isinstance(game.to_act, int):
             measure_now(game)
         self.watch_solver()
 

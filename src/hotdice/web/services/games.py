@@ -490,7 +490,7 @@ def _repeat_or_stale(loaded: Loaded, viewer_id: str, n: int, lines: list[str]) -
 def _seat_to_play(loaded: Loaded, viewer_id: str) -> int:
     game = loaded.game
     seat = game.to_act
-    if seat is None:
+    if not isinstance(seat, int):
         raise Conflict("the game is over")
     if loaded.seats[seat]["kind"] == "human" and loaded.controller(seat) != viewer_id:
         if not loaded.seats_of(viewer_id):
@@ -511,7 +511,7 @@ def computer_step(session: Session, game_id: str, viewer_id: str, n: int, notice
     if not loaded.seats_of(viewer_id):
         raise Forbidden("only a player of this game can let the computer play")
     seat = game.to_act
-    if seat is None:
+    if not isinstance(seat, int):
         raise Conflict("the game is over")
     spec = loaded.seats[seat].get("spec")
     if spec is None:
@@ -658,7 +658,7 @@ def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
         "options": options,
         "refusals": refusals,
         "can_roll": deciding and not ended and ROLL in game.legal_actions(),
-        "bank": None if game.to_act is None else game.why_not_bank(),
+        "bank": game.why_not_bank() if isinstance(game.to_act, int) else None,
         "can_bank": not ended and BANK in game.legal_actions(),
         "bank_records": bank_records(rules, entered=entered, turn_total=game.turn_total),
         "risk": _risk(rules, game.dice_to_roll),
