@@ -28,7 +28,7 @@ from fractions import Fraction
 from multiprocessing import get_context
 
 from hotdice.dice import SeededDice
-from hotdice.engine import CHANCE, Game
+from hotdice.engine import Game
 from hotdice.players import make_player
 from hotdice.players.solver import two_player_solution
 from hotdice.players.solver.two_player import TwoPlayerSolution
@@ -88,7 +88,7 @@ def _games(rules: Rules, specs: tuple[str, str], games: int, timings: list[float
         dice = SeededDice(f"speed/{number}")
         while game.outcome is None:
             seat = game.to_act
-            if seat is CHANCE:
+            if not isinstance(seat, int):  # CHANCE
                 game.apply_roll(dice.roll(game.dice_to_roll, game.turn, game.rolls_this_turn))
                 continue
             t = time.perf_counter()

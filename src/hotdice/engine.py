@@ -469,19 +469,15 @@ class Game:
         if self.outcome is not None:
             return "the game is over"
         keep = decision.set_aside
-        if self.phase is Phase.SET_ASIDE:
-            if keep is None:
-                return self._not_deciding()
-            option = next((o for o in self._offered if o.keep == keep), None)
+        if keep is None:
+            if decision.then is not BANK:
+                return None if self.phase is Phase.DECIDE else self._not_deciding()
+            reason = self.why_not_bank()
+        else:
+            option = next((o for o in self.options() if o.keep == keep), None)
             if option is None:
                 return self.why_not_set_aside(keep)
             reason = self.why_not_bank_after(option) if decision.then is BANK else None
-        elif keep is not None:
-            return self.why_not_set_aside(keep)
-        elif self.phase is not Phase.DECIDE:
-            return self._not_deciding()
-        else:
-            reason = self.why_not_bank() if decision.then is BANK else None
         return None if reason is None else f"cannot bank: {reason}"
 
     def chance_outcomes(self) -> tuple[tuple[tuple[int, ...], Fraction], ...]:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
 from hotdice.dice import DiceSource, SecureDice, SeededDice
-from hotdice.engine import MAX_PLAYERS, Action, Game, Phase, RollOff, roll_off
+from hotdice.engine import MAX_PLAYERS, Action, Decision, Game, Phase, RollOff, roll_off
 from hotdice.expectation import may_bank, turn_values
 from hotdice.rules import MAX_TARGET, Rules
 from hotdice.scoring import DiceError, SetAside, scorer
@@ -130,8 +130,8 @@ class Setup:
     challenge: Challenge | None = None
     computer: int | None = None  # the computer's seat in a game against it
 
-    def play(self, action: Action | str) -> None:
-        """Apply an action; a roll takes its dice from the mode's source."""
+    def play(self, action: Action | Decision | str) -> None:
+        """Apply an action or a decision; a roll takes its dice from the mode's source."""
         if self.dice is None:
             raise ValueError("the score pad rolls no dice: type in the table's roll with game.apply_roll")
         self.game.play(action, self.dice)

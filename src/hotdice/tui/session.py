@@ -86,10 +86,6 @@ class Session:
     def record(self) -> Record:
         return record_of(self.game, seed=self.setup.seed, mode=self.mode.value)
 
-    def copy_of_game(self) -> Game:
-        """The game as it stands, rebuilt from its history: for work in another thread while play goes on."""
-        return replay(self.record())
-
     # -- saving ----------------------------------------------------------------------------------
 
     def save(self, path: Path | None = None) -> Path:

@@ -28,6 +28,7 @@ from hotdice.dice import DiceSource, SecureDice, SeededDice
 from hotdice.engine import (
     BANK,
     ROLL,
+    Decision,
     Game,
     IllegalMoveError,
     InvalidMoveError,
@@ -430,12 +431,11 @@ def act(
         raise BadRequest("the server rolls the dice in this game: send no dice")
     _refuse_once_revealed(session, loaded, viewer_id, at)
     try:
-        turn = game.turn
-        if intent.keep is not None:
+        if intent.then is None:  # a set-aside alone: the roll or the bank comes in its own intent
             game.apply(lines[0][len("keep ") :], player=seat)
-        # A set-aside that reaches an exact target ends the turn at once: the "then" has nothing left to do.
-        if intent.then is not None and game.turn == turn and game.outcome is None:
-            game.apply(intent.then, player=seat)
+        else:
+            keep = None if intent.keep is None else SetAside.parse(intent.keep, game.rules.dice)
+            game.apply_decision(Decision(keep, BANK if intent.then == "bank" else ROLL), player=seat)
             if game.phase is Phase.CHANCE:
                 if dice is None:
                     game.apply_roll(parse_dice(lines[-1][len("dice ") :], game.rules.dice))
