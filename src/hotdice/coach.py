@@ -35,6 +35,7 @@ from hotdice.engine import (
     bank_refusal,
     needs_validation,
     parse_action,
+    room_to_target,
 )
 from hotdice.expectation import turn_values
 from hotdice.players.solver import UNIT, affordable, kernel, race_solution, two_player_solution
@@ -279,6 +280,9 @@ def position(rules: Rules, scores: Sequence[int], *, turn_total: int = 0, dice_i
             raise ValueError(f"no game reaches this position: cannot bank: {refusal}")
         if not bank_records(rules, entered=False, turn_total=score):
             raise ValueError(f"a bank of {score} in one turn is not recorded (entry={rules.entry})")
+    room = room_to_target(rules, scores[0], turn_total)
+    if room is not None and room <= 0:  # reaching an exact target wins at once: the turn is over
+        raise ValueError("no game reaches this position: the turn ends before it")
     plan = _plan(rules, turn_total, dice_in_hand) if turn_total else []
     # Under validate=yes the last set-aside, a triple or a full hand, awaits its validating roll.
     pending = bool(plan) and needs_validation(rules, Option(SetAside(*plan[-1]), 0, dice_in_hand % n_all))
