@@ -289,3 +289,10 @@ def test_a_decision_from_the_wrong_seat_is_refused() -> None:
         g.apply_decision("roll", player=1)
     g.apply_decision("roll", player=0)
     assert g.to_act is CHANCE
+
+
+def test_a_game_set_up_from_a_position_has_no_record() -> None:
+    from hotdice.record import record_of
+
+    with pytest.raises(ValueError, match="set up from a position"):
+        record_of(Game.from_position(Rules.parse("farkle"), "0,0 1 0/6 - - - 1.0 -"))

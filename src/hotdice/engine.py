@@ -257,7 +257,7 @@ class Game:
         self.hot_dice = False  # every die has scored: all of them are back in hand
         self.last_round_by: int | None = None
         self.outcome: Outcome | None = None
-        self._start: str | None = None  # the position the game was set up from (None: its beginning)
+        self.start_position: str | None = None  # the position the game was set up from (None: its beginning)
         self._event(EventKind.TURN)
 
     def clone(self) -> Game:
@@ -271,9 +271,9 @@ class Game:
 
     def root(self) -> Game:
         """The game before its history: a new game, or the position it was set up from."""
-        if self._start is None:
+        if self.start_position is None:
             return Game(self.rules, self.players, self.first, self.turn_limit)
-        return Game.from_position(self.rules, self._start, self.players)
+        return Game.from_position(self.rules, self.start_position, self.players)
 
     # -- the position, as text -----------------------------------------------------------------
 
@@ -363,7 +363,7 @@ class Game:
         reason = game._unreachable()
         if reason is not None:
             raise ValueError(f"'{text}' is not a position these rules reach: {reason}")
-        game._start = game.position()
+        game.start_position = game.position()
         return game
 
     def _unreachable(self) -> str | None:

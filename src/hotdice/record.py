@@ -262,7 +262,10 @@ def record_of(
     game: Game, *, seed: bytes | None = None, mode: str = "versus", played_at: tuple[str, ...] | None = None
 ) -> Record:
     """The record of ``game`` as it stands; ``seed`` is the key of the :class:`SeededDice` it was played with;
-    ``played_at``: when each history line was played (:func:`time_text`)."""
+    ``played_at``: when each history line was played (:func:`time_text`). A game set up from a position
+    has none: a record replays from the beginning of a game."""
+    if game.start_position is not None:
+        raise ValueError(f"a game set up from a position ({game.start_position}) has no record")
     outcome = game.outcome
     return Record(
         rules=str(game.rules),
