@@ -6,7 +6,9 @@ it what is legal. Chance is explicit: after a ``roll`` action the game waits for
 to :meth:`Game.apply_roll` — or :meth:`Game.play` does both.
 
 A turn goes: roll → (farkle | set aside scoring dice) → roll again or bank → ... Decisions RULES.md leaves
-to us are written where they are enforced.
+to us are written where they are enforced. A player's whole choice, "set these aside, then roll or bank", is
+one :class:`Decision`, applied whole or refused (:meth:`Game.apply_decision`); the state reads and writes as
+one line (:meth:`Game.position`, :meth:`Game.from_position`).
 """
 
 from __future__ import annotations
@@ -461,7 +463,7 @@ class Game:
                     out.append(Decision(option.keep, BANK))
             return out
         if self.phase is Phase.DECIDE:
-            return [Decision(None, action) for action in self.legal_actions()]  # type: ignore[arg-type]
+            return [Decision(None, ROLL)] + ([Decision(None, BANK)] if self.why_not_bank() is None else [])
         return []
 
     def why_not_decision(self, decision: Decision) -> str | None:
