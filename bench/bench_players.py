@@ -88,7 +88,7 @@ def _games(rules: Rules, specs: tuple[str, str], games: int, timings: list[float
         dice = SeededDice(f"speed/{number}")
         while game.outcome is None:
             seat = game.to_act
-            if seat is None:
+            if not isinstance(seat, int):  # CHANCE
                 game.apply_roll(dice.roll(game.dice_to_roll, game.turn, game.rolls_this_turn))
                 continue
             t = time.perf_counter()

@@ -169,7 +169,7 @@ def test_the_costliest_set_aside_of_a_two_player_game() -> None:
     game.apply("keep 1")
     game.apply("bank")
     assert game.last_round_by == 0
-    mistakes = review(game, 0)  # also those of the turn's first set-asides, played to reach the position
+    mistakes = review(game, 0)  # from the position on: the game was set up there
     (keep,) = [m for m in mistakes if m.roll == (1, 5, 6)]
     (bank,) = [m for m in mistakes if m.turn_total == 500]
     assert (str(keep.played.keep), str(keep.best.keep), keep.roll) == ("1", "5", (1, 5, 6))
@@ -257,6 +257,10 @@ def test_solve_solo_reports_points_thresholds_and_turns(capsys: pytest.CaptureFi
         (("advise", "--scores", "0,0", "--dice-left", "2", "1"), "1 dice given"),
         (("advise", "--scores", "0,20000", "1"), "below the target"),
         (("advise", "1"), "--scores"),
+        (("advise", "--position", "0,0 0 0/6 - - -"), "not 8"),
+        (("advise", "--position", "0,0 0 0/6 - - - 0.0 -", "--scores", "0,0"), "give no --scores"),
+        (("advise", "--position", "0,0 1 0/6 ? - - 1.0 -"), "give them (DICE)"),
+        (("advise", "--position", "0,0 0 0/6 125346 - - 0.1 -", "1"), "set aside scoring dice"),
         (("plot", "--chart", "pie"), "--chart pie"),
         (("plot", "--output", "/nonexistent/folder"), "no such folder"),
     ],
@@ -296,6 +300,30 @@ def test_advise_without_dice_is_roll_or_bank_and_says_farkle(capsys: pytest.Capt
     assert {c["then"] for c in data["choices"]} == {"roll", "bank"}
     code, out, _ = run(capsys, "advise", "--scores", "0,0", "2", "2", "3", "4", "6", "6")
     assert code == 0 and out.startswith("Farkle")
+
+
+def test_advise_reads_a_whole_position(capsys: pytest.CaptureFixture[str]) -> None:
+    text = "farkle,target=1000"
+    by_numbers = run(capsys, "advise", "--rules", text, "--scores", "300,450", "--turn", "200", "-d", "4", "1552",
+                     "--json")
+    game = position(Rules.parse(text), (300, 450), turn_total=200, dice_in_hand=4)
+    assert game.position() == "300,450 0 200/4 - - - 2.2 -"
+    assert run(capsys, "advise", "--rules", text, "--position", game.position(), "1552", "--json") == by_numbers
+    # The seat to act is whoever the position says: here the second player, with the roll on the table.
+    code, out, _ = run(capsys, "advise", "--rules", text, "--position", "450,300 1 200/4 1552 - - 3.3 -", "--json")
+    data = json.loads(out)
+    seat_1 = Game.from_position(Rules.parse(text), "450,300 1 200/4 1552 - - 3.3 -")
+    assert code == 0 and data["dice"] == [1, 5, 5, 2] and data["scores"] == [450, 300]
+    assert [c["value"] for c in data["choices"]] == pytest.approx([c.value for c in advise(seat_1).choices])
+    assert [c["value"] for c in data["choices"]] == pytest.approx([c["value"] for c in json.loads(by_numbers[1])[
+        "choices"]])  # the same game seen from the other chair
+
+
+def test_advise_says_farkle_alone_at_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    # Alone, the next turn is the same player's again: the farkle is still told, not advised over.
+    code, out, _ = run(capsys, "advise", "--scores", "500", "--rules", "farkle,target=1000", "2", "2", "3", "4", "6",
+                       "6", "--json")
+    assert code == 0 and json.loads(out)["outcome"] == "farkle" and json.loads(out)["choices"] == []
 
 
 def test_plot_writes_both_charts(capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:

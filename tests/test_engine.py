@@ -8,6 +8,7 @@ import pytest
 from hotdice.dice import FixedDice
 from hotdice.engine import (
     BANK,
+    CHANCE,
     ROLL,
     EventKind,
     Game,
@@ -93,7 +94,7 @@ def test_cannot_bank_before_rolling_nor_act_out_of_turn() -> None:
     g.apply(ROLL, player=0)
     with pytest.raises(IllegalMoveError, match="being rolled"):
         g.apply(ROLL)
-    assert g.to_act is None
+    assert g.to_act is CHANCE
 
 
 def test_unreadable_actions_and_dice() -> None:

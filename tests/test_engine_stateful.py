@@ -12,7 +12,19 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from hotdice.engine import BANK, ROLL, EventKind, Game, IllegalMoveError, Phase, Roll, Step, Termination
+from hotdice.engine import (
+    BANK,
+    CHANCE,
+    ROLL,
+    TERMINAL,
+    EventKind,
+    Game,
+    IllegalMoveError,
+    Phase,
+    Roll,
+    Step,
+    Termination,
+)
 from hotdice.refusals import Refusal
 from hotdice.rules import End, Rules
 from hotdice.scoring import SetAside
@@ -92,7 +104,7 @@ class GameMachine(RuleBasedStateMachine):
             else:
                 assert penalty == 0
 
-    @precondition(lambda self: hasattr(self, "game") and self.game.to_act is not None)
+    @precondition(lambda self: hasattr(self, "game") and isinstance(self.game.to_act, int))
     @rule(data=st.data())
     def illegal_actions_change_nothing(self, data: st.DataObject) -> None:
         g = self.game
@@ -146,7 +158,7 @@ class GameMachine(RuleBasedStateMachine):
         if g.phase in (Phase.DECIDE, Phase.SET_ASIDE):
             assert g.to_act == g.current and g.legal_actions()
         else:
-            assert g.to_act is None and g.legal_actions() == []
+            assert g.to_act is (TERMINAL if g.phase is Phase.OVER else CHANCE) and g.legal_actions() == []
         assert (g.phase is Phase.OVER) == (g.outcome is not None)
 
     @invariant()

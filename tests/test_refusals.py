@@ -10,7 +10,7 @@ import pytest
 
 from hotdice.codes import ALPHABET
 from hotdice.dice import FixedDice
-from hotdice.engine import BANK, ROLL, Game, IllegalMoveError, InvalidMoveError, parse_action, roll_off
+from hotdice.engine import BANK, ROLL, Decision, Game, IllegalMoveError, InvalidMoveError, parse_action, roll_off
 from hotdice.modes import Challenge, together
 from hotdice.refusals import ENGLISH, Code, Refusal, Refused
 from hotdice.rules import Rules, RulesError
@@ -150,6 +150,8 @@ REACHED: dict[Code, Callable[[], Refusal]] = {
     Code.DICE_COUNT: dice_count,
     Code.NOT_AN_ACTION: lambda: raised(lambda: parse_action("jump"), InvalidMoveError),
     Code.UNKNOWN_ACTION: lambda: raised(lambda: game().apply(42), InvalidMoveError),  # type: ignore[arg-type]
+    Code.THEN_MISSING: lambda: raised(lambda: Decision.parse("set aside 155"), InvalidMoveError),
+    Code.NOT_A_DECISION: lambda: raised(lambda: Decision.parse("roll, then bank"), InvalidMoveError),
     Code.PLAYER_COUNT: lambda: raised(lambda: Game(Rules.parse("farkle"), ())),
     Code.TOGETHER_COUNT: lambda: raised(lambda: together(Rules.parse("farkle"), ["Ann"])),
     Code.NO_NAME: lambda: raised(lambda: together(Rules.parse("farkle"), ["Ann", " "])),

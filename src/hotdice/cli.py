@@ -544,40 +544,70 @@ def solve_command(
              "first, and what each worse choice costs. Without DICE: roll or bank.")
 def advise_command(
     scores: Annotated[
-        str,
+        str | None,
         typer.Option("--scores", "-s", metavar="YOU,THEM,...",
                      help="Banked scores: yours first, then the others in the order they play after you."),
-    ],
+    ] = None,
     dice: Annotated[list[str] | None, typer.Argument(help="The dice just rolled: 1 5 5 2 3 4 or 155234.")] = None,
     turn: Annotated[int, typer.Option("--turn", "-t", metavar="POINTS", help="Points set aside this turn so far.")] = 0,
     dice_left: Annotated[
         int | None, typer.Option("--dice-left", "-d", metavar="N", help="Dice in hand (default: as many as DICE).")
     ] = None,
+    at: Annotated[
+        str | None,
+        typer.Option("--position", "-p", metavar="POSITION",
+                     help="Instead of --scores, --turn and --dice-left: a whole position, as the engine writes it "
+                     "(e.g. '3000,4500 0 350/2 - - - 2.2 -'); the coach advises the seat to act."),
+    ] = None,
     rules: RulesOption = "farkle",
     as_json: JsonOption = False,
 ) -> None:
     from hotdice.coach import advise, position
-    from hotdice.engine import ROLL, EventKind
+    from hotdice.engine import CHANCE, ROLL, EventKind, Game, IllegalMoveError, InvalidMoveError
 
     r = _rules(rules)
-    try:
-        banked = [int(s) for s in scores.split(",")]
-    except ValueError:
-        raise BadInput(f"--scores {scores}: write the banked scores as numbers, yours first: 3000,4500") from None
-    roll = _read_roll(dice, r) if dice else None
-    if roll is not None and dice_left is not None and len(roll) != dice_left:
-        raise BadInput(f"{len(roll)} dice given, but --dice-left is {dice_left}")
-    n = dice_left if dice_left is not None else (len(roll) if roll is not None else r.dice)
-    try:
-        game = position(r, banked, turn_total=turn, dice_in_hand=n)
-    except ValueError as exc:
-        raise BadInput(str(exc)) from None
+    if at is not None:
+        if scores is not None or turn or dice_left is not None:
+            raise BadInput("--position holds the scores, the turn total and the dice in hand: give no --scores, "
+                           "--turn nor --dice-left with it")
+        try:
+            game = Game.from_position(r, at)
+        except ValueError as exc:
+            raise BadInput(f"--position: {exc}") from None
+        seat, banked, turn, n = game.to_act, list(game.scores), game.turn_total, game.dice_to_roll
+        roll = _read_roll(dice, r) if dice else None
+        if not isinstance(seat, int) and (seat is not CHANCE or roll is None):
+            raise BadInput("--position: the game is over" if seat is not CHANCE else
+                           "--position: the dice are being rolled: give them (DICE)")
+        seat = game.current
+    else:
+        if scores is None:
+            raise BadInput("give the banked scores (--scores 3000,4500), or a whole --position")
+        try:
+            banked = [int(s) for s in scores.split(",")]
+        except ValueError:
+            raise BadInput(f"--scores {scores}: write the banked scores as numbers, yours first: 3000,4500") from None
+        roll = _read_roll(dice, r) if dice else None
+        if roll is not None and dice_left is not None and len(roll) != dice_left:
+            raise BadInput(f"{len(roll)} dice given, but --dice-left is {dice_left}")
+        n = dice_left if dice_left is not None else (len(roll) if roll is not None else r.dice)
+        try:
+            game = position(r, banked, turn_total=turn, dice_in_hand=n)
+        except ValueError as exc:
+            raise BadInput(str(exc)) from None
+        seat = 0
+    turn_before = game.turn
     if roll is not None:
-        game.apply(ROLL)
-        game.apply_roll(roll)
+        try:
+            if game.to_act is not CHANCE:
+                game.apply(ROLL)
+            game.apply_roll(roll)
+        except (IllegalMoveError, InvalidMoveError) as exc:
+            raise BadInput(f"DICE: {exc}") from None
+    roll = roll or game.roll
     data: dict[str, Any] = {"rules": str(r), "scores": banked, "turn": turn, "dice_left": n,
                             "dice": None if roll is None else list(roll)}
-    if game.to_act != 0 or game.is_over:
+    if game.turn != turn_before:  # the roll ended the turn (alone at the table, the next one is yours again)
         ending = {EventKind.FARKLE: "farkle", EventKind.BUST: "bust"}
         what = "win" if game.is_over else next(ending[e.kind] for e in reversed(game.events) if e.kind in ending)
         data.update(outcome=what, choices=[])

@@ -23,7 +23,20 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from hotdice.engine import BANK, ROLL, Action, Game, IllegalMoveError, Phase, Roll, after_set_aside
+from hotdice.engine import (
+    BANK,
+    ROLL,
+    Action,
+    Decision,
+    Game,
+    Phase,
+    Roll,
+    after_set_aside,
+    bank_records,
+    bank_refusal,
+    needs_validation,
+    room_to_target,
+)
 from hotdice.expectation import turn_values
 from hotdice.players.solver import UNIT, affordable, kernel, race_solution, two_player_solution
 from hotdice.players.solver.background import SOLVER, Kind, Status
@@ -42,22 +55,29 @@ _TOL = 1e-12
 
 @dataclass(frozen=True)
 class Choice:
-    """Set ``keep`` aside (None when the roll is already dealt with), then bank or roll."""
+    """One of the engine's legal decisions, valued."""
 
-    keep: SetAside | None
-    then: str  # "bank" or "roll"
+    decision: Decision
     value: float  # chance to win, expected points or expected turns, as the advice's measure says
     cost: float = 0.0  # how much worse than the best choice, in the same measure (never negative)
 
     @property
+    def keep(self) -> SetAside | None:
+        """The dice to set aside (None when no roll is on the table)."""
+        return self.decision.set_aside
+
+    @property
+    def then(self) -> str:
+        """``roll`` or ``bank``."""
+        return str(self.decision.then)
+
+    @property
     def action(self) -> Action:
         """The action to play now."""
-        if self.keep is not None:
-            return self.keep
-        return BANK if self.then == "bank" else ROLL
+        return self.decision.set_aside if self.decision.set_aside is not None else self.decision.then
 
     def __str__(self) -> str:
-        return self.then if self.keep is None else f"set aside {self.keep}, then {self.then}"
+        return str(self.decision)
 
 
 @dataclass(frozen=True)
@@ -115,29 +135,29 @@ def advise(game: Game, measure: str | None = None) -> Advice:
 
     Raises ValueError if nobody is to act.
     """
-    if game.to_act is None:
+    if not isinstance(game.to_act, int):
         raise ValueError("nobody is to act: the game is over or dice are being rolled")
     measure = measure or measure_for(game)
     if measure not in ("win", "points", "turns"):
         raise ValueError(f"unknown measure '{measure}': win, points or turns")
     value_of = _valuation(game, measure)
-    choices: list[tuple[float, SetAside | None, str]] = []
+    legal = game.legal_decisions()
+    choices: list[tuple[float, Decision]] = []
     if game.phase is Phase.SET_ASIDE:
         for option in game.options():
-            roll_v, bank_v = _after(value_of, game, option)
+            roll_v, bank_v = _after(value_of, game, option, Decision(option.keep, BANK) not in legal)
             if bank_v is not None and bank_v >= roll_v - _TOL:
-                choices.append((bank_v, option.keep, "bank"))
+                choices.append((bank_v, Decision(option.keep, BANK)))
             else:
-                choices.append((roll_v, option.keep, "roll"))
+                choices.append((roll_v, Decision(option.keep, ROLL)))
     else:
-        roll_v, bank_v = value_of(game.turn_total, game.dice_to_roll, game.why_not_bank() is not None)
+        roll_v, bank_v = value_of(game.turn_total, game.dice_to_roll, Decision(None, BANK) not in legal)
         if bank_v is not None:
-            choices.append((bank_v, None, "bank"))  # first: of equal values, the sure one
-        choices.append((roll_v, None, "roll"))
+            choices.append((bank_v, Decision(None, BANK)))  # first: of equal values, the sure one
+        choices.append((roll_v, Decision(None, ROLL)))
     choices.sort(key=lambda c: -c[0])
     best = choices[0][0]
-    return Advice(measure, tuple(Choice(keep, then, _shown(measure, v), max(0.0, best - v))
-                                 for v, keep, then in choices))
+    return Advice(measure, tuple(Choice(decision, _shown(measure, v), max(0.0, best - v)) for v, decision in choices))
 
 
 def _shown(measure: str, value: float) -> float:
@@ -145,9 +165,9 @@ def _shown(measure: str, value: float) -> float:
     return 1.0 - value if measure == "turns" else value
 
 
-def _after(value_of: Valuation, game: Game, option: Option) -> tuple[float, float | None]:
+def _after(value_of: Valuation, game: Game, option: Option, blocked: bool) -> tuple[float, float | None]:
     dice, _, _ = after_set_aside(game.rules, option)
-    return value_of(game.turn_total + option.points, dice, game.why_not_bank_after(option) is not None)
+    return value_of(game.turn_total + option.points, dice, blocked)
 
 
 def _valuation(game: Game, measure: str) -> Valuation:
@@ -232,18 +252,15 @@ def _array_valuation(game: Game, rv: npt.NDArray[np.float64], bank_v: npt.NDArra
 
 # -- a position described by its numbers (``hotdice advise``) -----------------------------------------
 
-_FILLER = (2, 3, 4, 6, 2, 3)  # dice that score nothing together: no triple, no three pairs, no straight
-
-
 def position(rules: Rules, scores: Sequence[int], *, turn_total: int = 0, dice_in_hand: int | None = None) -> Game:
-    """A game where player 0 is to act, reached by playing legal turns through the engine.
+    """A game where player 0 is to act, set up by the engine from a position (:meth:`Game.from_position`).
 
-    ``scores``: the banked scores, player 0 first, then the others in the order they play after. Each
-    player with points banks them in one turn of single 1s and 5s (and a triple where singles cannot make
-    it); a player with none farkles (so under the three-farkle penalty they start with one farkle in a
-    row). Then player 0 sets aside ``turn_total`` the same way, ending with ``dice_in_hand`` dice to roll
-    (all of them after hot dice; under validate=yes a triple set aside last still awaits its validating
-    roll, as it would at the table). The engine vouches for every step: a position no game can reach
+    ``scores``: the banked scores, player 0 first, then the others in the order they play after. If any
+    player has points, each has played one turn: a player with points banked them in it, a player with none
+    farkled (so under the three-farkle penalty they have one farkle in a row). Player 0 has set aside
+    ``turn_total`` so far, single 1s and 5s (and a triple where singles cannot make it), and holds
+    ``dice_in_hand`` dice to roll (all of them after hot dice; under validate=yes a triple or full hand set
+    aside last still awaits its validating roll, as it would at the table). A position no game can reach
     raises ValueError saying which rule forbids it.
     """
     n_all = rules.dice
@@ -257,26 +274,23 @@ def position(rules: Rules, scores: Sequence[int], *, turn_total: int = 0, dice_i
         raise ValueError(f"every score must be below the target ({rules.target})")
     if turn_total == 0 and dice_in_hand != n_all:
         raise ValueError(f"a turn starts with all {n_all} dice: with {dice_in_hand}, give the turn total (--turn)")
-    names = ("you", *(f"opponent {k}" if len(scores) > 2 else "opponent" for k in range(1, len(scores))))
-    game = Game(rules, players=names)
-    try:
-        if any(scores):
-            for player, score in enumerate(scores):
-                if score:
-                    _play_plan(game, _plan(rules, score, None))
-                    game.apply(BANK)
-                else:
-                    game.apply(ROLL)
-                    game.apply_roll(_FILLER[:n_all])
-                if game.scores[player] != score:
-                    raise ValueError(f"a bank of {score} in one turn is not recorded (entry={rules.entry})")
-        if turn_total:
-            _play_plan(game, _plan(rules, turn_total, dice_in_hand))
-    except IllegalMoveError as exc:
-        raise ValueError(f"no game reaches this position: {exc}") from None
-    if game.to_act != 0:
+    for score in filter(None, scores):
+        refusal = bank_refusal(rules, score=0, turn_total=score, entered=False, hot_dice=False, must_validate=False)
+        if refusal is not None:
+            raise ValueError(f"no game reaches this position: cannot bank: {refusal}")
+        if not bank_records(rules, entered=False, turn_total=score):
+            raise ValueError(f"a bank of {score} in one turn is not recorded (entry={rules.entry})")
+    room = room_to_target(rules, scores[0], turn_total)
+    if room is not None and room <= 0:  # reaching an exact target wins at once: the turn is over
         raise ValueError("no game reaches this position: the turn ends before it")
-    return game
+    plan = _plan(rules, turn_total, dice_in_hand) if turn_total else []
+    # Under validate=yes the last set-aside, a triple or a full hand, awaits its validating roll.
+    pending = bool(plan) and needs_validation(rules, Option(SetAside(*plan[-1]), 0, dice_in_hand % n_all))
+    played = any(scores)
+    seats = ",".join(f"{s}{'' if s or rules.entry == 0 else '~'}{'x1' if played and not s else ''}" for s in scores)
+    names = ("you", *(f"opponent {k}" if len(scores) > 2 else "opponent" for k in range(1, len(scores))))
+    text = f"{seats} 0 {turn_total}/{dice_in_hand} - {'v' if pending else '-'} - {len(scores) * played}.{len(plan)} -"
+    return Game.from_position(rules, text, names)
 
 
 def _plan(rules: Rules, points: int, dice_in_hand: int | None) -> list[tuple[int, ...]]:
@@ -314,15 +328,6 @@ def _plan(rules: Rules, points: int, dice_in_hand: int | None) -> list[tuple[int
                 return plan
     where = f" leaving {dice_in_hand} dice in hand" if dice_in_hand is not None else ""
     raise ValueError(f"{points} cannot be set aside{where}")
-
-
-def _play_plan(game: Game, plan: list[tuple[int, ...]]) -> None:
-    """Roll and set aside each planned set-aside; the other dice of each roll score nothing with it."""
-    for keep in plan:
-        filler = [d for d in _FILLER + _FILLER if d != keep[0]]
-        game.apply(ROLL)
-        game.apply_roll((*keep, *filler[: game.dice_to_roll - len(keep)]))
-        game.apply(SetAside(*keep))
 
 
 # -- post-game review -----------------------------------------------------------------------------------
@@ -396,7 +401,8 @@ def review(record_or_game: Record | Game, player: int) -> list[Mistake]:
 
 
 def full_review(record_or_game: Record | Game, player: int) -> Review:
-    """Replay the game through the engine and weigh every decision and roll of ``player`` with the coach.
+    """Replay the game through the engine from its root (a new game, or the position it was set up from) and
+    weigh every decision and roll of ``player`` with the coach.
 
     A decision costs the best choice's value minus the value of the choice made (a set-aside is valued
     with the best bank-or-roll after it; that next decision is weighed on its own). The luck of a roll
@@ -408,7 +414,7 @@ def full_review(record_or_game: Record | Game, player: int) -> Review:
     game = record_or_game if isinstance(record_or_game, Game) else replay(record_or_game)
     if not 0 <= player < len(game.players):
         raise ValueError(f"player {player} is not one of the {len(game.players)} players")
-    again = Game(game.rules, players=game.players, first=game.first, turn_limit=game.turn_limit)
+    again = game.root()
     measure = measure_for(again)
     decisions: list[Mistake] = []
     rolls: list[Luck] = []

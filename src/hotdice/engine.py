@@ -6,26 +6,36 @@ it what is legal. Chance is explicit: after a ``roll`` action the game waits for
 to :meth:`Game.apply_roll` — or :meth:`Game.play` does both.
 
 A turn goes: roll → (farkle | set aside scoring dice) → roll again or bank → ... Decisions RULES.md leaves
-to us are written where they are enforced.
+to us are written where they are enforced. A player's whole choice, "set these aside, then roll or bank", is
+one :class:`Decision`, applied whole or refused (:meth:`Game.apply_decision`); the state reads and writes as
+one line (:meth:`Game.position`, :meth:`Game.from_position`).
 """
 
 from __future__ import annotations
 
+import copy
 import enum
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import NamedTuple
 
 from hotdice.dice import DiceSource
+from hotdice.odds import rolls_with_probability
 from hotdice.refusals import Code, Refusal, Refused
 from hotdice.rules import BelowEntry, End, HotDice, Rules
 from hotdice.scoring import DiceError, Option, SetAside, parse_dice, scorer
 
 __all__ = [
     "BANK",
+    "CHANCE",
     "ROLL",
+    "TERMINAL",
     "Action",
+    "Actor",
     "BankAction",
+    "Decision",
     "Event",
     "EventKind",
     "Game",
@@ -157,6 +167,49 @@ class Step:
         return str(move)
 
 
+@dataclass(frozen=True)
+class Decision:
+    """One whole choice of the player to act: set dice aside from the roll on the table (``set_aside``; None
+    when no roll is on the table), then roll or bank. Written ``set aside 155, then roll``, ``roll``, ``bank``.
+
+    It is the unit a player thinks in; :meth:`Game.apply_decision` applies it at once or not at all.
+    """
+
+    set_aside: SetAside | None
+    then: RollAction | BankAction
+
+    @classmethod
+    def parse(cls, text: str) -> Decision:
+        """Read ``roll``, ``bank``, or ``set aside 1 5 5, then roll`` (``keep 155 then bank`` too)."""
+        words = text.strip().lower()
+        head, sep, tail = words.rpartition("then")
+        if not sep:
+            then = parse_action(words)
+            if isinstance(then, SetAside):
+                raise InvalidMoveError(Refusal(Code.THEN_MISSING, {"text": text}))
+            return cls(None, then)
+        head = head.strip().rstrip(",").strip()
+        head = head[len("set aside"):] if head.startswith("set aside") else head
+        keep, then = parse_action(head), parse_action(tail)
+        if not isinstance(keep, SetAside) or isinstance(then, SetAside):
+            raise InvalidMoveError(Refusal(Code.NOT_A_DECISION, {"text": text}))
+        return cls(keep, then)
+
+    def __str__(self) -> str:
+        return str(self.then) if self.set_aside is None else f"set aside {self.set_aside}, then {self.then}"
+
+
+class Actor(enum.Enum):
+    """Who acts when no seat does: chance (dice are to be rolled) or nobody (the game is over)."""
+
+    CHANCE = "chance"
+    TERMINAL = "terminal"
+
+
+CHANCE = Actor.CHANCE
+TERMINAL = Actor.TERMINAL
+
+
 class Phase(enum.Enum):
     DECIDE = "decide"  # the player rolls, or banks where allowed (at the start of a turn: rolls)
     CHANCE = "chance"  # dice are being rolled: the caller gives them to apply_roll
@@ -254,7 +307,152 @@ class Game:
         self.hot_dice = False  # every die has scored: all of them are back in hand
         self.last_round_by: int | None = None
         self.outcome: Outcome | None = None
+        self.start_position: str | None = None  # the position the game was set up from (None: its beginning)
         self._event(EventKind.TURN)
+
+    def clone(self) -> Game:
+        """An independent copy of the game as it stands, history and events included: cheap, no replay."""
+        twin = copy.copy(self)
+        twin.events = list(self.events)
+        twin.history = list(self.history)
+        twin.set_aside = list(self.set_aside)
+        twin._seats = [copy.copy(s) for s in self._seats]
+        return twin
+
+    def root(self) -> Game:
+        """The game before its history: a new game, or the position it was set up from."""
+        if self.start_position is None:
+            return Game(self.rules, self.players, self.first, self.turn_limit)
+        return Game.from_position(self.rules, self.start_position, self.players)
+
+    # -- the position, as text -----------------------------------------------------------------
+
+    def position(self) -> str:
+        """The state of play in one line, read back by :meth:`from_position` (the history is not in it).
+
+        Eight fields, separated by spaces; ``-`` is "none"::
+
+            SEATS SEAT TOTAL/HAND ROLL PENDING LAST CLOCK END
+            3000,4500~,0x2 1 350/2 - v - 12.1/10 -
+
+        - SEATS: each seat's banked score, seat 0 first, separated by commas; ``~`` after it: not entered
+          yet; ``xN``: N farkles in a row.
+        - SEAT: the seat whose turn it is (from 0); at the end, the seat that played last.
+        - TOTAL/HAND: the turn total and the dice in hand. Hot dice (every die back after a full set-aside)
+          is a turn total with every die in hand: it needs no field.
+        - ROLL: ``-`` the player rolls or banks (or the game is over); ``?`` dice are to be rolled (chance);
+          else the roll on the table, faces as rolled: the player sets dice aside from it.
+        - PENDING: ``v`` a triple or full hand awaits its validating roll (validate=yes), else ``-``.
+        - LAST: the seat that started the last round by reaching the target (end=last-round), else ``-``.
+        - CLOCK: ``TURN.ROLLS``, turns played in the game (all seats together) and rolls in this turn, which
+          number the dice a :mod:`hotdice.dice` source draws; ``/LIMIT``: the turns each seat plays, if limited.
+          Who started and each seat's turns played follow from the turn and the seat.
+        - END: how the game ended (``target``, ``exact``, ``five-ones``, ``turn-limit``), else ``-``.
+        """
+        seats = ",".join(f"{s.score}{'' if s.entered else '~'}{f'x{s.farkles_in_row}' if s.farkles_in_row else ''}"
+                         for s in self._seats)
+        roll = "?" if self.phase is Phase.CHANCE else "-" if self.roll is None else "".join(map(str, self.roll))
+        last = "-" if self.last_round_by is None else str(self.last_round_by)
+        limit = "" if self.turn_limit is None else f"/{self.turn_limit}"
+        end = "-" if self.outcome is None else self.outcome.termination.value
+        return (f"{seats} {self.current} {self.turn_total}/{self.dice_in_hand} {roll} "
+                f"{'v' if self.must_validate else '-'} {last} {self.turn}.{self.rolls_this_turn}{limit} {end}")
+
+    @classmethod
+    def from_position(cls, rules: Rules, text: str, players: Sequence[str] | None = None) -> Game:
+        """The game at a position written by :meth:`position` (its grammar is there), under ``rules``, with an
+        empty history; ``players``: the names (default Player 1, Player 2...). A position the rules cannot
+        reach raises ValueError saying why."""
+        words = text.split()
+        if len(words) != 8:
+            raise ValueError(f"'{text}' is not a position: it has {len(words)} fields, not 8 "
+                             "(SEATS SEAT TOTAL/HAND ROLL PENDING LAST CLOCK END)")
+        seats_w, seat_w, hand_w, roll_w, pending_w, last_w, clock_w, end_w = words
+        seats = [_field(_SEAT, w, "seat", "a score, then ~ if not entered, xN for N farkles in a row")
+                 for w in seats_w.split(",")]
+        current = int(_field(_NUMBER, seat_w, "seat to act", "a seat number")[0])
+        total, hand = map(int, _field(_HAND, hand_w, "turn total and hand", "TOTAL/HAND, e.g. 350/2"))
+        last = None if last_w == "-" else int(_field(_NUMBER, last_w, "last round", "a seat number or -")[0])
+        turn_w, rolls_w, limit_w = _field(_CLOCK, clock_w, "clock", "TURN.ROLLS or TURN.ROLLS/LIMIT")
+        turn, rolls = int(turn_w), int(rolls_w)
+        limit = None if limit_w is None else int(limit_w)
+        if pending_w not in ("-", "v"):
+            raise ValueError(f"'{pending_w}' is not a pending validation: v or -")
+        try:
+            termination = None if end_w == "-" else Termination(end_w)
+            roll = None if roll_w in ("-", "?") else parse_dice(roll_w, rules.dice)
+        except ValueError as exc:
+            raise ValueError(f"'{end_w if roll_w in ('-', '?') else roll_w}' is not a position's field: "
+                             f"{exc}") from None
+        phase = (Phase.OVER if termination is not None else Phase.CHANCE if roll_w == "?"
+                 else Phase.DECIDE if roll is None else Phase.SET_ASIDE)
+        n = len(seats)
+        if not 1 <= n <= MAX_PLAYERS or current >= n or (last is not None and last >= n):
+            raise ValueError(f"'{text}': a game has 1 to {MAX_PLAYERS} seats, and the seats named are among them")
+        first = (current - turn + (phase is Phase.OVER)) % n
+        names = tuple(players) if players is not None else ("Player",) if n == 1 else tuple(
+            f"Player {k + 1}" for k in range(n))
+        if len(names) != n:
+            raise ValueError(f"{len(names)} names for a position of {n} seats")
+        game = cls(rules, names, first, limit)
+        game.events.clear()
+        for k, (seat, (score, not_entered, farkles)) in enumerate(zip(game._seats, seats, strict=True)):
+            seat.score, seat.entered = int(score), not not_entered
+            seat.farkles_in_row = int(farkles or 0)
+            seat.turns = len(range((k - first) % n, turn, n))
+        game.current, game.turn, game.rolls_this_turn, game.phase = current, turn, rolls, phase
+        game.turn_total, game.dice_in_hand, game.roll = total, hand, roll
+        game.must_validate = pending_w == "v"
+        game.hot_dice = phase in (Phase.DECIDE, Phase.CHANCE) and total > 0 and hand == rules.dice
+        game.last_round_by = last
+        if roll is not None:
+            game._offered = () if game._scorer.wins_game(roll) else game._allowed(game._scorer.options(roll))
+        if termination is not None:
+            game.outcome = Outcome((current,) if termination is Termination.FIVE_ONES else game._leaders(),
+                                   termination, game.scores)
+        reason = game._unreachable()
+        if reason is not None:
+            raise ValueError(f"'{text}' is not a position these rules reach: {reason}")
+        game.start_position = game.position()
+        return game
+
+    def _unreachable(self) -> str | None:
+        """Why the state set up by :meth:`from_position` is one no game under these rules reaches, or None."""
+        r = self.rules
+        for k, seat in enumerate(self._seats):
+            if not seat.entered and (r.entry == 0 or seat.score):
+                return f"seat {k} has not entered, but {'it has points' if seat.score else 'there is no entry'}"
+            if r.three_farkles and seat.farkles_in_row >= 3:
+                return f"seat {k} has {seat.farkles_in_row} farkles in a row: the penalty resets the count at 3"
+        if self.last_round_by is not None and (r.end is not End.LAST_ROUND
+                                               or self.scores[self.last_round_by] < r.target):
+            return "a last round starts only when a seat reaches the target under end=last-round"
+        if not 1 <= self.dice_in_hand <= r.dice:
+            return f"dice in hand are 1 to {r.dice}, not {self.dice_in_hand}"
+        if self.phase is Phase.OVER:
+            if self.turn_total or self.dice_in_hand != r.dice or self.rolls_this_turn or self.must_validate:
+                return "a game over has no turn in progress"
+            return None
+        if self.turn_limit is not None and self._seats[self.current].turns >= self.turn_limit:
+            return f"seat {self.current} has played its {self.turn_limit} turns"
+        if self.must_validate and not (r.validate and self.turn_total and self.phase is not Phase.SET_ASIDE):
+            return "a validation is pending only under validate=yes, after a set-aside, before the next roll"
+        room = room_to_target(r, self.scores[self.current], self.turn_total)
+        if room is not None and room <= 0:
+            return f"the turn total reaches or passes the target of exactly {r.target}"
+        if self.phase is Phase.SET_ASIDE:
+            assert self.roll is not None
+            if len(self.roll) != self.dice_in_hand:
+                return f"the roll has {len(self.roll)} dice, but {self.dice_in_hand} are in hand"
+            if not self._offered or not self.rolls_this_turn:
+                return f"the roll {''.join(map(str, self.roll))} would have ended the turn"
+            if not self.turn_total and self.dice_in_hand != r.dice:
+                return "the first roll of a turn has every die"
+            return None
+        if (self.turn_total == 0) != (self.rolls_this_turn == 0) or (
+                not self.turn_total and self.dice_in_hand != r.dice):
+            return "a turn starts with every die in hand, no points and no roll yet, and only then"
+        return None
 
     # -- what a player sees ------------------------------------------------------------------
 
@@ -275,9 +473,12 @@ class Game:
         return tuple(s.turns for s in self._seats)
 
     @property
-    def to_act(self) -> int | None:
-        """The player who acts now; None while dice are rolled or once the game is over."""
-        return self.current if self.phase in (Phase.DECIDE, Phase.SET_ASIDE) else None
+    def to_act(self) -> int | Actor:
+        """Who acts now: the seat of the player, :data:`CHANCE` while dice are to be rolled
+        (:attr:`dice_to_roll`), :data:`TERMINAL` once the game is over."""
+        if self.phase is Phase.CHANCE:
+            return CHANCE
+        return TERMINAL if self.phase is Phase.OVER else self.current
 
     @property
     def dice_to_roll(self) -> int:
@@ -298,6 +499,50 @@ class Game:
         if self.phase is Phase.DECIDE:
             return [ROLL, BANK] if self.why_not_bank() is None else [ROLL]
         return []
+
+    def legal_decisions(self) -> list[Decision]:
+        """Every decision the player to act may make now: exactly those :meth:`apply_decision` accepts. A
+        set-aside that reaches an exact target wins at once, so either ``then`` is accepted after it."""
+        if self.phase is Phase.SET_ASIDE:
+            out = []
+            for option in self._offered:
+                out.append(Decision(option.keep, ROLL))
+                if self.why_not_bank_after(option) is None:
+                    out.append(Decision(option.keep, BANK))
+            return out
+        if self.phase is Phase.DECIDE:
+            return [Decision(None, ROLL)] + ([Decision(None, BANK)] if self.why_not_bank() is None else [])
+        return []
+
+    def why_not_decision(self, decision: Decision) -> Refusal | None:
+        """Why :meth:`apply_decision` would refuse ``decision`` now, or None if it would apply it."""
+        refused = self._refuse_decision(decision)
+        return None if refused is None else refused.refusal
+
+    def _refuse_decision(self, decision: Decision) -> IllegalMoveError | None:
+        if self.outcome is not None:
+            return IllegalMoveError(Refusal(Code.GAME_OVER))
+        keep = decision.set_aside
+        if keep is None:
+            if decision.then is not BANK:
+                return None if self.phase is Phase.DECIDE else IllegalMoveError(self._not_deciding())
+            reason = self.why_not_bank()
+        else:
+            option = next((o for o in self.options() if o.keep == keep), None)
+            if option is None:
+                refusal = self.why_not_set_aside(keep)
+                assert refusal is not None  # not among the options, so not offered
+                return IllegalMoveError(refusal)
+            reason = self.why_not_bank_after(option) if decision.then is BANK else None
+        return None if reason is None else IllegalMoveError(reason, bank=True)
+
+    def chance_outcomes(self) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+        """While dice are to be rolled: every distinct roll of the dice in hand (faces sorted) with its exact
+        probability, a Fraction (the ordered rolls giving it over 6**n); they sum to 1. :meth:`apply_roll`
+        takes the faces in any order."""
+        if self.phase is not Phase.CHANCE:
+            raise IllegalMoveError(Refusal(Code.NOT_ROLLING))
+        return rolls_with_probability(self.dice_in_hand)
 
     def why_not_set_aside(self, keep: SetAside) -> Refusal | None:
         """Why these dice may not be set aside now, or None if they may."""
@@ -339,12 +584,7 @@ class Game:
             action = parse_action(action)
         if self.outcome is not None:
             raise IllegalMoveError(Refusal(Code.GAME_OVER))
-        if player is not None and player != self.current:
-            current = self.players[self.current]
-            if 0 <= player < len(self.players):
-                raise IllegalMoveError(Refusal(Code.NOT_YOUR_TURN, {"player": self.players[player],
-                                                                    "current": current}))
-            raise IllegalMoveError(Refusal(Code.NO_SUCH_PLAYER, {"seat": player, "current": current}))
+        self._check_sender(player)
         if action is ROLL:
             if self.phase is not Phase.DECIDE:
                 raise IllegalMoveError(self._not_deciding())
@@ -360,6 +600,24 @@ class Game:
             self._set_aside(action)
         else:
             raise InvalidMoveError(Refusal(Code.UNKNOWN_ACTION, {"action": repr(action)}))
+
+    def apply_decision(self, decision: Decision | str, player: int | None = None) -> None:
+        """Apply a whole decision (the set-aside, then the roll or the bank), or refuse it before anything
+        changes: a bank refused after a legal set-aside leaves the game as it was. After a roll the game waits
+        for its dice, as after :meth:`apply`. ``player``: as for :meth:`apply`."""
+        if isinstance(decision, str):
+            decision = Decision.parse(decision)
+        if self.outcome is None:
+            self._check_sender(player)
+        refused = self._refuse_decision(decision)
+        if refused is not None:
+            raise refused
+        turn = self.turn
+        if decision.set_aside is not None:
+            self._set_aside(decision.set_aside)
+            if self.turn != turn:
+                return  # the set-aside reached the exact target: the game is won, nothing follows
+        self.apply(decision.then)
 
     def apply_roll(self, dice: Iterable[int]) -> None:
         """The dice of the roll the player asked for: exactly :attr:`dice_to_roll` faces from 1 to 6."""
@@ -396,9 +654,12 @@ class Game:
             return
         self.phase = Phase.SET_ASIDE
 
-    def play(self, action: Action | str, dice: DiceSource) -> None:
-        """Apply an action and, if it is a roll, the dice drawn for it from ``dice``."""
-        self.apply(action)
+    def play(self, action: Action | Decision | str, dice: DiceSource) -> None:
+        """Apply an action or a decision and, if it rolls, the dice drawn for it from ``dice``."""
+        if isinstance(action, Decision):
+            self.apply_decision(action)
+        else:
+            self.apply(action)
         if self.phase is Phase.CHANCE:
             self.apply_roll(dice.roll(self.dice_in_hand, self.turn, self.rolls_this_turn))
 
@@ -507,6 +768,14 @@ class Game:
         room = room_to_target(self.rules, self._seats[self.current].score, self.turn_total)
         return tuple(options) if room is None else tuple(o for o in options if o.points <= room)
 
+    def _check_sender(self, player: int | None) -> None:
+        if player is not None and player != self.current:
+            current = self.players[self.current]
+            if 0 <= player < len(self.players):
+                raise IllegalMoveError(Refusal(Code.NOT_YOUR_TURN, {"player": self.players[player],
+                                                                    "current": current}))
+            raise IllegalMoveError(Refusal(Code.NO_SUCH_PLAYER, {"seat": player, "current": current}))
+
     def _leaders(self) -> tuple[int, ...]:
         best = max(s.score for s in self._seats)
         return tuple(i for i, s in enumerate(self._seats) if s.score == best)
@@ -596,6 +865,20 @@ def room_to_target(rules: Rules, score: int, turn_total: int) -> int | None:
     if rules.end is not End.EXACT:
         return None
     return rules.target - score - turn_total
+
+
+_NUMBER = re.compile(r"(\d+)")
+_SEAT = re.compile(r"(\d+)(~?)(?:x(\d+))?")
+_HAND = re.compile(r"(\d+)/(\d+)")
+_CLOCK = re.compile(r"(\d+)\.(\d+)(?:/(\d+))?")
+
+
+def _field(pattern: re.Pattern[str], word: str, what: str, grammar: str) -> tuple[str, ...]:
+    """The groups of one field of a position, or ValueError naming it."""
+    match = pattern.fullmatch(word)
+    if match is None or not word.isascii():
+        raise ValueError(f"'{word}' is not a {what}: {grammar}")
+    return match.groups()
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from datetime import date, datetime
 from hotdice.codes import ALPHABET, READ, check_symbol, weighted_sum
 from hotdice.daily import daily_day, daily_seed
 from hotdice.dice import DiceSource, SecureDice, SeededDice
-from hotdice.engine import MAX_PLAYERS, Action, Game, RollOff, roll_off
+from hotdice.engine import MAX_PLAYERS, Action, Decision, Game, RollOff, roll_off
 from hotdice.refusals import Code, Refusal, Refused
 from hotdice.rules import MAX_TARGET, Rules
 from hotdice.variants import VARIANTS, find_variant
@@ -110,8 +110,8 @@ class Setup:
     challenge: Challenge | None = None
     computer: int | None = None  # the computer's seat in a game against it
 
-    def play(self, action: Action | str) -> None:
-        """Apply an action; a roll takes its dice from the mode's source."""
+    def play(self, action: Action | Decision | str) -> None:
+        """Apply an action or a decision; a roll takes its dice from the mode's source."""
         if self.dice is None:
             raise ValueError("the score pad rolls no dice: type in the table's roll with game.apply_roll")
         self.game.play(action, self.dice)

@@ -36,7 +36,7 @@ from typing import Any
 import orjson
 
 from hotdice.dice import SeededDice
-from hotdice.engine import EventKind, Game, IllegalMoveError, InvalidMoveError, Phase, Roll, Step, Termination
+from hotdice.engine import CHANCE, EventKind, Game, IllegalMoveError, InvalidMoveError, Phase, Roll, Step, Termination
 from hotdice.rules import Rules, RulesError
 from hotdice.scoring import DiceError
 
@@ -262,7 +262,10 @@ def record_of(
     game: Game, *, seed: bytes | None = None, mode: str = "versus", played_at: tuple[str, ...] | None = None
 ) -> Record:
     """The record of ``game`` as it stands; ``seed`` is the key of the :class:`SeededDice` it was played with;
-    ``played_at``: when each history line was played (:func:`time_text`)."""
+    ``played_at``: when each history line was played (:func:`time_text`). A game set up from a position
+    has none: a record replays from the beginning of a game."""
+    if game.start_position is not None:
+        raise ValueError(f"a game set up from a position ({game.start_position}) has no record")
     outcome = game.outcome
     return Record(
         rules=str(game.rules),
@@ -331,7 +334,7 @@ def state_json(game: Game) -> dict[str, Any]:
         "rules": str(game.rules),
         "players": list(game.players),
         "phase": game.phase.value,
-        "to_act": game.to_act,
+        "to_act": game.to_act if isinstance(game.to_act, int) else None,
         "current": game.current,
         "turn": game.turn,
         "rolls_this_turn": game.rolls_this_turn,
@@ -420,7 +423,7 @@ def transcript(record: Record) -> list[str]:
                 pass  # told below, from the outcome
     final = ", ".join(f"{n} {s}" for n, s in zip(names, game.scores, strict=True))
     if game.outcome is None:
-        acting = "dice to roll" if game.to_act is None else f"{names[game.current]} to play"
+        acting = "dice to roll" if game.to_act is CHANCE else f"{names[game.current]} to play"
         lines.append(f"Unfinished ({acting}): {final}")
     else:
         winners = " and ".join(names[w] for w in game.outcome.winners)

@@ -69,6 +69,8 @@ class Code(enum.StrEnum):
     DICE_COUNT = "dice-count"
     NOT_AN_ACTION = "not-an-action"
     UNKNOWN_ACTION = "unknown-action"
+    THEN_MISSING = "then-missing"
+    NOT_A_DECISION = "not-a-decision"
     # a game that cannot be set up (engine, modes)
     PLAYER_COUNT = "player-count"
     TOGETHER_COUNT = "together-count"
@@ -129,6 +131,8 @@ ENGLISH: Mapping[Code, str] = {
     Code.DICE_COUNT: "{given} dice given, but {rolled} are rolled",
     Code.NOT_AN_ACTION: "'{text}' is not an action: say roll, bank or the dice to set aside ({reason})",
     Code.UNKNOWN_ACTION: "{action} is not an action",
+    Code.THEN_MISSING: "'{text}': say what follows the set-aside: '{text}, then roll' or bank",
+    Code.NOT_A_DECISION: "'{text}' is not a decision: say 'set aside 155, then roll' (or bank), roll or bank",
     Code.PLAYER_COUNT: "a game has 1 to {max} players, not {players}",
     Code.TOGETHER_COUNT: "playing together takes 2 to {max} players, not {players}",
     Code.NO_NAME: "every player needs a name",

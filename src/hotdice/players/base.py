@@ -38,7 +38,7 @@ def play_game(game: Game, players: Sequence[Player], dice: DiceSource) -> Outcom
         raise ValueError(f"{len(players)} players for a game of {len(game.players)} seats")
     while game.outcome is None:
         seat = game.to_act
-        if seat is None:  # a roll was asked for before the game was handed over: roll it
+        if not isinstance(seat, int):  # CHANCE: a roll asked for before the game was handed over
             game.apply_roll(dice.roll(game.dice_to_roll, game.turn, game.rolls_this_turn))
             continue
         game.play(players[seat].choose(game), dice)

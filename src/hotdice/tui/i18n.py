@@ -341,6 +341,8 @@ EN: dict[str, str] = {
     "refusal.not-all-score": "{keep:dice} do not all score together",
     "refusal.dice-count": "{given} dice given, but {rolled} are rolled",
     "refusal.not-an-action": "'{text}' is not an action: say roll, bank or the dice to set aside ({reason})",
+    "refusal.then-missing": "'{text}': say what follows the set-aside: '{text}, then roll' or bank",
+    "refusal.not-a-decision": "'{text}' is not a decision: say 'set aside 155, then roll' (or bank), roll or bank",
     "refusal.unknown-action": "{action} is not an action",
     "refusal.player-count": "a game has 1 to {max} players, not {players}",
     "refusal.together-count": "playing together takes 2 to {max} players, not {players}",
@@ -669,6 +671,10 @@ FR: dict[str, str] = {
         "({reason})"
     ),
     "refusal.unknown-action": "{action} n'est pas une action",
+    "refusal.then-missing": "« {text} » : dites ce qui suit la mise de côté : « {text}, then roll » ou bank",
+    "refusal.not-a-decision": (
+        "« {text} » n'est pas une décision : dites « set aside 155, then roll » (ou bank), roll ou bank"
+    ),
     "refusal.player-count": "une partie compte de 1 à {max} joueurs, pas {players}",
     "refusal.together-count": "on joue ensemble de 2 à {max} joueurs, pas {players}",
     "refusal.no-name": "chaque joueur doit avoir un nom",

@@ -83,15 +83,10 @@ class Session:
         return self.setup.mode
 
     def computer_to_act(self) -> bool:
-        seat = self.game.to_act
-        return seat is not None and seat == self.setup.computer
+        return self.game.to_act == self.setup.computer
 
     def record(self) -> Record:
         return record_of(self.game, seed=self.setup.seed, mode=self.mode.value)
-
-    def copy_of_game(self) -> Game:
-        """The game as it stands, rebuilt from its history: for work in another thread while play goes on."""
-        return replay(self.record())
 
     # -- saving ----------------------------------------------------------------------------------
 

@@ -26,12 +26,15 @@ from hotdice.engine import (
     BANK,
     ROLL,
     Action,
+    BankAction,
+    Decision,
     Event,
     EventKind,
     Game,
     IllegalMoveError,
     InvalidMoveError,
     Phase,
+    RollAction,
     after_set_aside,
     bank_records,
 )
@@ -146,7 +149,7 @@ class TableScreen(HotDiceScreen):
 
     def human_to_act(self) -> bool:
         game = self.session.game
-        return game.to_act is not None and not self.session.computer_to_act() and not self.computer_running
+        return isinstance(game.to_act, int) and not self.session.computer_to_act() and not self.computer_running
 
     def selection(self) -> SetAside | None:
         roll = self.session.game.roll
@@ -473,40 +476,29 @@ class TableScreen(HotDiceScreen):
     def action_bank(self) -> None:
         self.act(BANK)
 
-    def act(self, then: Action) -> None:
-        """Set the picked dice aside if a roll is on the table, then roll or bank, as the engine allows."""
+    def act(self, then: RollAction | BankAction) -> None:
+        """Set the picked dice aside if a roll is on the table, then roll or bank: one decision, which the
+        engine applies whole or refuses."""
         game = self.session.game
         t = self.hotdice.t
         if not self.human_to_act():
             return
         self.message = ""
+        keep = None
         if game.phase is Phase.SET_ASIDE:
             keep = self.selection()
             if keep is None:
                 self.say(t("table.pick_first", n=len(game.roll or ())))
                 return
-            option = self.selected_option()
-            if option is None:
-                self.say(self.refusal_of(keep))
-                return
-            if then is BANK:
-                refusal = self.bank_after(option)
-                if refusal is not None:
-                    self.say(t("table.bank_no", reason=t.refusal(refusal)))
-                    return
-            turn = game.turn
-            game.apply(keep)
-            self.picked.clear()
-            if game.turn != turn:
-                self.sync()  # the set-aside ended the turn (exactly the target)
-                return
         try:
             if self.session.setup.dice is None:
-                game.apply(then)  # the score pad: the table rolls, the player types the dice
+                game.apply_decision(Decision(keep, then))  # the score pad: the table rolls, the player types the dice
             else:
-                self.session.setup.play(then)
+                self.session.setup.play(Decision(keep, then))
         except IllegalMoveError as exc:
             self.say(t.error(exc))
+        else:
+            self.picked.clear()
         self.sync()
 
     @on(Input.Submitted, "#pad-input")
@@ -525,7 +517,7 @@ class TableScreen(HotDiceScreen):
             return
         self.advice = Text(self.hotdice.t("table.hint_thinking"), style="italic")
         self.draw()
-        self.think(self.session.copy_of_game(), len(self.session.game.history))
+        self.think(self.session.game.clone(), len(self.session.game.history))
 
     @work(thread=True, exclusive=True, group="hint")
     def think(self, game: Game, moment: int) -> None:
@@ -556,7 +548,7 @@ class TableScreen(HotDiceScreen):
     def warm_up(self) -> None:
         """Ask the background solver for what the coach and the Hard player will need, as the game opens."""
         game = self.session.game
-        if game.outcome is None and game.to_act is not None:
+        if isinstance(game.to_act, int):
             measure_now(game)
         self.watch_solver()
 

@@ -28,6 +28,7 @@ from hotdice.dice import DiceSource, SecureDice, SeededDice
 from hotdice.engine import (
     BANK,
     ROLL,
+    Decision,
     Game,
     IllegalMoveError,
     InvalidMoveError,
@@ -441,17 +442,17 @@ def act(
         raise BadRequest("the server rolls the dice in this game: send no dice")
     _refuse_once_revealed(session, loaded, viewer_id, at)
     try:
-        turn = game.turn
-        for step in steps:
-            # A set-aside that reaches an exact target ends the turn at once: what follows has nothing left to do.
-            if game.turn != turn or game.outcome is not None:
-                break
-            if isinstance(step.move, Roll):
-                game.apply_roll(step.move.dice)
-            else:
-                game.apply(step.move, player=seat)
-        if game.phase is Phase.CHANCE and dice is not None:
-            game.apply_roll(dice.roll(game.dice_to_roll, game.turn, game.rolls_this_turn))
+        first = steps[0].move
+        keep = first if isinstance(first, SetAside) else None
+        if intent.then is None and keep is not None:  # a set-aside alone: the roll or the bank comes in its own intent
+            game.apply(keep, player=seat)
+        else:
+            game.apply_decision(Decision(keep, BANK if intent.then == "bank" else ROLL), player=seat)
+            typed = steps[-1].move
+            if game.phase is Phase.CHANCE and isinstance(typed, Roll):  # the score pad: the player typed the dice
+                game.apply_roll(typed.dice)
+            elif game.phase is Phase.CHANCE and dice is not None:
+                game.apply_roll(dice.roll(game.dice_to_roll, game.turn, game.rolls_this_turn))
     except (InvalidMoveError, DiceError) as exc:
         raise BadRequest(str(exc), because=exc) from None
     except IllegalMoveError as exc:
@@ -501,7 +502,7 @@ def _repeat_or_stale(loaded: Loaded, viewer_id: str, n: int, steps: list[Step]) 
 def _seat_to_play(loaded: Loaded, viewer_id: str) -> int:
     game = loaded.game
     seat = game.to_act
-    if seat is None:
+    if not isinstance(seat, int):
         raise Conflict("the game is over")
     if loaded.seats[seat]["kind"] == "human" and loaded.controller(seat) != viewer_id:
         if not loaded.seats_of(viewer_id):
@@ -522,7 +523,7 @@ def computer_step(session: Session, game_id: str, viewer_id: str, n: int, notice
     if not loaded.seats_of(viewer_id):
         raise Forbidden("only a player of this game can let the computer play")
     seat = game.to_act
-    if seat is None:
+    if not isinstance(seat, int):
         raise Conflict("the game is over")
     spec = loaded.seats[seat].get("spec")
     if spec is None:
@@ -657,7 +658,7 @@ def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
                     if (reason := game.why_not_set_aside(keep)) is not None:
                         refusals[str(keep)] = reason
     deciding = game.phase is Phase.DECIDE
-    bank = None if game.to_act is None else game.why_not_bank()
+    bank = game.why_not_bank() if isinstance(game.to_act, int) else None
     return {
         **state_json(game),  # the game itself, as records show it; what only the table needs follows
         "id": row.id,
