@@ -114,7 +114,7 @@ class StateMachine(GameMachine):
             try:
                 twin.apply_decision(decision)
             except IllegalMoveError as exc:
-                assert str(exc) == g.why_not_decision(decision)
+                assert exc.refusal == g.why_not_decision(decision)
                 assert (state(twin), tuple(twin.history), tuple(twin.events)) == before, "a refusal changes nothing"
             else:
                 assert g.why_not_decision(decision) is None
@@ -268,7 +268,7 @@ def test_a_refused_bank_after_a_legal_set_aside_changes_nothing() -> None:
         g.apply_decision("set aside 5, then bank")
     assert (g.position(), g.history, g.events) == before
     g.apply_decision("set aside 15, then roll")
-    assert g.history == ["keep 15", "roll"] and g.to_act is CHANCE
+    assert list(map(str, g.history)) == ["keep 15", "roll"] and g.to_act is CHANCE
 
 
 def test_a_set_aside_that_reaches_an_exact_target_wins_whatever_follows() -> None:
@@ -279,7 +279,7 @@ def test_a_set_aside_that_reaches_an_exact_target_wins_whatever_follows() -> Non
             "set aside 15, then roll", "set aside 15, then bank"}
         g.apply_decision(f"set aside 15, then {then}")
         assert g.to_act is TERMINAL and g.outcome is not None and g.outcome.winners == (0,)
-        assert g.history == ["keep 15"]
+        assert list(map(str, g.history)) == ["keep 15"]
 
 
 def test_a_decision_from_the_wrong_seat_is_refused() -> None:

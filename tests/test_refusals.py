@@ -150,7 +150,7 @@ REACHED: dict[Code, Callable[[], Refusal]] = {
     Code.DICE_COUNT: dice_count,
     Code.NOT_AN_ACTION: lambda: raised(lambda: parse_action("jump"), InvalidMoveError),
     Code.UNKNOWN_ACTION: lambda: raised(lambda: game().apply(42), InvalidMoveError),  # type: ignore[arg-type]
-    Code.THEN_MISSING: lambda: raised(lambda: Decision.parse("set aside 155"), InvalidMoveError),
+    Code.THEN_MISSING: lambda: raised(lambda: Decision.parse("155"), InvalidMoveError),
     Code.NOT_A_DECISION: lambda: raised(lambda: Decision.parse("roll, then bank"), InvalidMoveError),
     Code.PLAYER_COUNT: lambda: raised(lambda: Game(Rules.parse("farkle"), ())),
     Code.TOGETHER_COUNT: lambda: raised(lambda: together(Rules.parse("farkle"), ["Ann"])),
