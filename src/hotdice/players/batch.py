@@ -3,8 +3,8 @@
 The engine plays one game at a time through Python objects; a simulation of a million games wants every
 game advanced together. This module plays greedy players only (:class:`~hotdice.players.GreedyPlayer`:
 best set-aside, bank at the threshold) and re-states the engine's turn as array operations, reading the
-scorer's own tables (``scorer(rules).options``, ``.best_points``, keys ``sum(7 ** (face - 1))``). It is
-the one place besides the engine that follows a turn's steps, so tests pin it to the engine: on the same
+engine's set-asides on offer (``engine.offered``) and the scorer's ``.best_points`` (keys ``sum(7 ** (face - 1))``).
+It is the one place besides the engine that follows a turn's steps, so tests pin it to the engine: on the same
 dice it gives the same final scores, turns, winners and endings, for every preset.
 
 Dice come from a :class:`BatchDice`: :class:`SourceDice` draws each roll from one
@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from hotdice.dice import DiceSource
-from hotdice.engine import MAX_PLAYERS, Termination, needs_validation
+from hotdice.engine import MAX_PLAYERS, Termination, needs_validation, offered
 from hotdice.rules import BelowEntry, End, HotDice, Rules
 from hotdice.scoring import POW7, dice_key, scorer
 
@@ -95,7 +95,7 @@ class _Tables:
 def _tables(rules: Rules) -> _Tables:
     s = scorer(rules)
     rolls = [roll for n in range(1, rules.dice + 1) for roll in itertools.combinations_with_replacement(range(1, 7), n)]
-    options = [s.options(roll) for roll in rolls]
+    options = [offered(rules, roll) for roll in rolls]
     width = max(len(o) for o in options)
     index = np.full(7**6, -1, dtype=np.int64)
     points = np.full((len(rolls), width), _NOT_AN_OPTION, dtype=np.int64)

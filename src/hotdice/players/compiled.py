@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
-from hotdice.engine import Termination, after_set_aside
+from hotdice.engine import Termination, after_set_aside, offered
 from hotdice.players import make_player
 from hotdice.players.simple import GreedyPlayer
 from hotdice.players.solver.kernel import crossing_band, turn_sweep
@@ -226,7 +226,7 @@ class _Rolls:
 def _rolls(rules: Rules) -> _Rolls:
     s = scorer(rules)
     rolls = [r for n in range(1, rules.dice + 1) for r in itertools.combinations_with_replacement(range(1, 7), n)]
-    options = [s.options(r) for r in rolls]
+    options = [offered(rules, r) for r in rolls]
     width = max(1, max(len(o) for o in options))
     row = np.full(7**6, -1, dtype=np.int64)
     count = np.zeros(len(rolls), dtype=np.int64)
