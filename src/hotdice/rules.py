@@ -144,9 +144,8 @@ class Rules:
             _knob(name)
         changed = dataclasses.replace(self, **changes)
         for name, value in changes.items():
-            if changed.dice < 6 and name in _SIX_DICE and value:
-                raise RulesError(f"{name}={value} is not allowed with dice={changed.dice}: "
-                                 f"{_SIX_DICE[name]} needs six dice")
+            if _idle_with_five(changed, name, value):
+                raise _six_dice_refusal(changed, name)
         return changed
 
     def __str__(self) -> str:
@@ -155,12 +154,10 @@ class Rules:
     def _write(self) -> str:
         best: str | None = None
         for name, rules in PRESETS.items():
-            overrides = [
-                f"{k.name}={k.write(getattr(self, k.name))}"
-                for k in KNOBS
-                if getattr(self, k.name) != getattr(rules, k.name)
-            ]
-            text = ",".join([name, *overrides])
+            changed = [k for k in KNOBS if getattr(self, k.name) != getattr(rules, k.name)]
+            if any(_idle_with_five(self, k.name, getattr(self, k.name)) for k in changed):
+                continue  # the string would set a six-dice combination with five dice, which parse refuses
+            text = ",".join([name, *(f"{k.name}={k.write(getattr(self, k.name))}" for k in changed)])
             if best is None or len(text) < len(best):
                 best = text
         assert best is not None
@@ -327,6 +324,7 @@ KNOBS: tuple[Knob, ...] = (
     Knob("high_straight", "2-3-4-5-6 in one roll (0 = not a combination)"),
 )
 _KNOBS_BY_NAME = {k.name: k for k in KNOBS}
+_DEFAULTS = {f.name: f.default for f in fields(Rules)}
 assert set(_KNOBS_BY_NAME) == set(_FIELD_TYPES), "every Rules field is a knob"
 
 
@@ -337,7 +335,9 @@ def _knob(name: str) -> Knob:
         raise RulesError(f"unknown knob '{name}'; knobs are: {', '.join(k.name for k in KNOBS)}") from None
 
 
-# The combinations of six dice: with five dice they cannot act, and setting one is refused (Rules.replace).
+# The combinations of six dice: with five dice they cannot act, and setting one is refused: in a rules string
+# or Rules.replace, and in a value away from the default (the farkle preset's, which a five-dice rules string
+# can always be written from).
 _SIX_DICE = {
     "six_kind": "six of a kind",
     "four_kind_pair": "four of a kind and a pair",
@@ -345,6 +345,15 @@ _SIX_DICE = {
     "three_pairs": "three pairs",
     "two_triplets": "two triples",
 }
+
+
+def _idle_with_five(r: Rules, name: str, value: Any) -> bool:
+    """Whether setting knob ``name`` to ``value`` under ``r`` sets a six-dice combination with five dice."""
+    return r.dice < 6 and name in _SIX_DICE and value != 0
+
+
+def _six_dice_refusal(r: Rules, name: str) -> RulesError:
+    return RulesError(f"{name}={getattr(r, name)} is not allowed with dice={r.dice}: {_SIX_DICE[name]} needs six dice")
 
 
 def _acts(r: Rules, name: str) -> bool:
@@ -369,6 +378,9 @@ def _validate(r: Rules) -> None:
             raise RulesError(f"{k.name}={value!r} is not allowed: {k.name} takes {k.accepted()}")
     if r.dice not in (5, 6):
         raise RulesError(f"dice={r.dice} is not allowed: dice takes 5 or 6")
+    for name in _SIX_DICE:
+        if _idle_with_five(r, name, getattr(r, name)) and getattr(r, name) != _DEFAULTS[name]:
+            raise _six_dice_refusal(r, name)
     if r.target <= 0:
         raise RulesError(f"target={r.target} is not allowed: the target must be positive")
     if r.target > MAX_TARGET:
