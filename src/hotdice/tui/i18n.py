@@ -587,6 +587,10 @@ _FRENCH_MESSAGES: tuple[tuple[str, str], ...] = (
         "{keep} : chaque brelan du lancer doit être mis de côté",
     ),
     (
+        r"(?P<keep>\d+): every scoring die of the roll must be set aside \(set_aside=all\)",
+        "{keep} : tous les dés du lancer qui rapportent doivent être mis de côté",
+    ),
+    (
         r"(?P<keep>\d+) would pass the target of exactly (?P<target>\d+) \(end=exact\): set aside fewer dice",
         "{keep} dépasserait l'objectif d'exactement {target} : mettez moins de dés de côté",
     ),
@@ -647,6 +651,10 @@ _FRENCH_MESSAGES: tuple[tuple[str, str], ...] = (
     (
         r"rule_4900=yes is not allowed with target=(?P<t>\d+): the target must be above 100",
         "la règle des 4900 demande un objectif au-dessus de 100",
+    ),
+    (
+        r"(?P<what>\S+) is not allowed with dice=(?P<dice>\d+): (?P<combo>.+) needs six dice",
+        "{what} n'est pas permis avec {dice} dés : cette combinaison demande six dés",
     ),
     (
         r"(?P<what>\S+) is not allowed: the target (?P<rest>must be positive|may be at most \d+)",
