@@ -17,13 +17,14 @@ Which dice may be set aside and when a bank is allowed are the engine's answers 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from hotdice.engine import BANK, ROLL, Action, Game, IllegalMoveError, Phase, after_set_aside, parse_action
+from hotdice.engine import BANK, ROLL, Action, Game, IllegalMoveError, Phase, after_set_aside, offered, parse_action
 from hotdice.expectation import turn_values
 from hotdice.players.solver import UNIT, affordable, kernel, race_solution, two_player_solution
 from hotdice.players.solver.background import SOLVER, Kind, Status
@@ -319,10 +320,20 @@ def _plan(rules: Rules, points: int, dice_in_hand: int | None) -> list[tuple[int
 def _play_plan(game: Game, plan: list[tuple[int, ...]]) -> None:
     """Roll and set aside each planned set-aside; the other dice of each roll score nothing with it."""
     for keep in plan:
-        filler = [d for d in _FILLER + _FILLER if d != keep[0]]
         game.apply(ROLL)
-        game.apply_roll((*keep, *filler[: game.dice_to_roll - len(keep)]))
+        game.apply_roll(_roll_offering(game.rules, keep, game.dice_to_roll))
         game.apply(SetAside(*keep))
+
+
+def _roll_offering(rules: Rules, keep: tuple[int, ...], n: int) -> tuple[int, ...]:
+    """A roll of ``n`` dice from which the engine offers ``keep``: under set_aside=all the other dice must not
+    score with it either (a 5 and 2 3 4 6 are a straight); the engine says why where none is found."""
+    first = [d for d in _FILLER + _FILLER if d != keep[0]][: n - len(keep)]
+    for filler in itertools.chain([first], itertools.combinations_with_replacement((2, 3, 4, 6), n - len(keep))):
+        roll = (*keep, *filler)
+        if any(o.keep == SetAside(*keep) for o in offered(rules, roll)):
+            return roll
+    return (*keep, *first)
 
 
 # -- post-game review -----------------------------------------------------------------------------------
