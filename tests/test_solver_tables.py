@@ -15,12 +15,12 @@ from hotdice.players.solver import (
     FORMAT,
     SHIPPED,
     SHIPPED_RULES,
+    meaning,
     race_solution,
     save,
     solved,
     table_path,
     two_player_arrays,
-    meaning,
     two_player_solution,
 )
 from hotdice.players.solver.race import solve_race
