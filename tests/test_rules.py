@@ -152,6 +152,11 @@ def test_six_dice_combinations_off_or_inherited_are_allowed_with_five_dice() -> 
     r = Rules.parse("farkle,dice=5")
     assert r.straight == 1500 and "straight" not in {k.name for k in r.acting_knobs()}
     assert Rules.parse(str(r)) == r and Rules.from_json(r.to_json()) == r
+    # Every knob written out (the web settings page does so) changes nothing that was not asked.
+    every = ",".join(f"{k.name}={k.write(getattr(r, k.name))}" for k in KNOBS)
+    assert Rules.parse(f"farkle,{every}") == r
+    assert Rules.parse("5000," + ",".join(f"{k.name}={k.write(getattr(Rules.parse('5000'), k.name))}"
+                                          for k in KNOBS)) == Rules.parse("5000")
 
 
 @pytest.mark.parametrize(

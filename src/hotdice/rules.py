@@ -138,13 +138,13 @@ class Rules:
         return base.replace(**changes)
 
     def replace(self, **changes: Any) -> Rules:
-        """A copy with some knobs changed; unknown knobs, impossible values and knobs set where they cannot
-        act (a six-dice combination with five dice) are refused."""
+        """A copy with some knobs changed; unknown knobs, impossible values and knobs changed where they cannot
+        act (a six-dice combination with five dice) are refused; a knob given its value already is no change."""
         for name in changes:
             _knob(name)
         changed = dataclasses.replace(self, **changes)
         for name, value in changes.items():
-            if _idle_with_five(changed, name, value):
+            if value != getattr(self, name) and _idle_with_five(changed, name, value):
                 raise _six_dice_refusal(changed, name)
         return changed
 
