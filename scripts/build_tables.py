@@ -1,9 +1,9 @@
 """Build the solved tables shipped with the package (src/hotdice/players/solver/tables/), from the solver itself.
 
-Run: ``python scripts/build_tables.py [--only RULES ...]``. Tables already there under the current key (rules
-string and ``FORMAT``) are kept, so an interrupted build resumes; tables of another format are removed. In the
-order of ``SHIPPED_RULES``: the cheap ones first. After a change of the solver's values, bump ``FORMAT`` and run
-this again.
+Run: ``python scripts/build_tables.py [--only RULES ...]``. Tables already there under the current key (what the
+rules mean, ``solver.meaning``, and ``FORMAT``) are kept, so an interrupted build resumes; tables under another key
+are removed. In the order of ``SHIPPED_RULES``: the cheap ones first. After a change of the solver's values, bump
+``FORMAT`` and run this again.
 """
 
 from __future__ import annotations

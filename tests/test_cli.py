@@ -269,6 +269,21 @@ def test_rules_prints_rules_string_and_scoring_table(preset: str) -> None:
         assert not any(r[0].startswith("Straight") for r in rows)
 
 
+@pytest.mark.parametrize("preset", PRESETS)
+def test_rules_shows_only_the_knobs_that_act(preset: str) -> None:
+    r = Rules.parse(preset)
+    shown = [row[0] for row in table_rows(ok("rules", preset)) if len(row) == 3 and row[0] not in ("", "knob")]
+    assert shown == [k.name for k in r.acting_knobs()]
+    data = json.loads(ok("rules", preset, "--json"))
+    assert [name for name in data if name not in ("rules", "scoring")] == shown
+    assert all(data[name] == value for name, value in r.to_json().items() if name in data)
+    if preset.startswith("5000"):
+        assert not {"four_kind", "five_kind", "six_kind"} & set(shown)  # kinds=none: only triples score
+    if r.dice == 5:
+        assert not {"straight", "three_pairs", "two_triplets", "four_kind_pair"} & set(shown)
+    assert data["set_aside"] == ("all" if preset == "5000-fr" else "choose")
+
+
 def test_rules_list_names_the_four_presets() -> None:
     rows = table_rows(ok("rules", "--list"))
     assert [r[0] for r in rows] == ["farkle", "5000", "5000-fr", "5000-fr-6"]
@@ -293,6 +308,7 @@ BAD_INPUTS = [
     (("score", "--rules", "farkle,target=-50", "1"), "target"),
     (("score", "--rules", "farkle,entry=20000", "1"), "entry"),
     (("odds", "--rules", "farkle,nosuch=1"), "nosuch"),
+    (("rules", "5000,straight=2000"), "straight=2000 is not allowed with dice=5: 1-2-3-4-5-6 needs six dice"),
     (("score", "--bogus", "1"), "--bogus"),
     (("score",), "Missing argument"),
     (("nosuchcommand",), "nosuchcommand"),

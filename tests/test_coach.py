@@ -37,6 +37,8 @@ from hotdice.rules import Rules
         ("farkle", (1200,), 1500, 6),  # after hot dice: all six back
         ("5000", (350, 0), 150, 3),
         ("5000-fr,rule_4900=yes", (4800, 4850), 50, 4),
+        ("5000-fr", (4000, 3000), 400, 5),  # set_aside=all: no single 5 rolled with 2 3 4 6 (a straight)
+        ("5000-fr", (750, 0), 50, 4),
         ("5000-fr-6", (700, 1000), 400, 2),
     ],
 )

@@ -4,6 +4,8 @@ exact target and bust, instant win, three-farkle penalty, last round and the oth
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hotdice.dice import FixedDice
 from hotdice.engine import (
@@ -19,8 +21,9 @@ from hotdice.engine import (
     parse_action,
     roll_off,
 )
-from hotdice.rules import Rules
-from hotdice.scoring import SetAside, parse_dice
+from hotdice.rules import End, Rules, SetAsideRule
+from hotdice.scoring import SetAside, parse_dice, scorer
+from tests.test_rules import any_rules
 
 
 def game(rules: str = "farkle", players: int = 2, **kw: object) -> Game:
@@ -235,7 +238,8 @@ def test_5000_fr_6_entry_and_minimum_then_first_to_5000_wins() -> None:
 
 
 def test_exact_target_offers_no_set_aside_that_passes_it() -> None:
-    g = do(game("5000-fr,target=1000,entry=0"), "roll 55523", "keep 555", "roll 11", "keep 11")
+    # RULES.md: where the player chooses a subset, a set-aside that would pass the target is not offered.
+    g = do(game("5000-fr,target=1000,entry=0,set_aside=choose"), "roll 55523", "keep 555", "roll 11", "keep 11")
     assert g.turn_total == 700 and g.hot_dice
     do(g, "roll 11236", "keep 11", "bank")  # 900 banked
     do(g, "roll 12346", "keep 1", "bank")  # P1: 100
@@ -258,11 +262,62 @@ def test_bust_when_every_set_aside_passes_the_exact_target() -> None:
 
 
 def test_exact_target_wins_even_with_a_full_hand() -> None:
-    g = do(game("5000-fr,target=1000,entry=0"), "roll 55523", "keep 555", "roll 11", "keep 11",
+    g = do(game("5000-fr,target=1000,entry=0,set_aside=choose"), "roll 55523", "keep 555", "roll 11", "keep 11",
            "roll 11236", "keep 11", "bank")  # 900
     do(g, "roll 12346", "keep 1", "bank")
     do(g, "roll 51236", "keep 5", "roll 5236", "keep 5")  # exactly 1000 without a bank
     assert g.outcome is not None and g.outcome.winners == (0,) and g.scores == (1000, 100)
+
+
+# Player 0 of 5000-fr at 4 900: 750 from 66651, five more of 66615 (hot dice every time), then 444 and a bank.
+_TO_4900 = ("roll 66651", "keep 15666", *(["roll 66615", "keep 15666"] * 5), "roll 44423", "keep 444", "bank",
+            "roll 22346")
+
+
+def test_5000_fr_a_player_at_4900_who_rolls_150_passes_and_gives_up_the_turn() -> None:
+    """Seed 000: "un joueur qui a 4 900 points et fait 150 points dépasse, et doit passer son tour"."""
+    g = do(game("5000-fr"), *_TO_4900)
+    assert g.scores == (4900, 0) and g.current == 0
+    do(g, "roll 15236")  # 150 points: the 1 and the 5 both score, and both are set aside
+    assert kinds(g)[-2:] == [EventKind.BUST, EventKind.TURN]
+    assert g.scores == (4900, 0) and g.current == 1 and g.outcome is None
+    do(g, "roll 22346", "roll 12346", "keep 1")  # player 1 farkles; player 0's 100 hits 5000 exactly
+    assert g.outcome is not None and g.outcome.termination is Termination.EXACT and g.scores == (5000, 0)
+
+
+def test_5000_fr_house_rule_choose_takes_the_1_alone_to_win() -> None:
+    g = do(game("5000-fr,set_aside=choose"), *_TO_4900, "roll 15236")
+    assert [str(o.keep) for o in g.options()] == ["1", "5"]  # 15 (150) would pass 5000
+    do(g, "keep 1")
+    assert g.outcome is not None and g.outcome.winners == (0,) and g.scores == (5000, 0)
+
+
+def test_5000_fr_sets_aside_every_scoring_die() -> None:
+    g = do(game("5000-fr"), "roll 15523")
+    assert [(str(o.keep), o.points) for o in g.options()] == [("155", 200)]
+    for keep in (SetAside(1), SetAside(5, 5), SetAside(1, 5)):
+        assert g.why_not_set_aside(keep) == f"{keep}: every scoring die of the roll must be set aside (set_aside=all)"
+        with pytest.raises(IllegalMoveError, match=r"set_aside=all"):
+            g.apply(keep)
+    do(g, "keep 155")
+    assert g.turn_total == 200 and g.dice_in_hand == 2
+
+
+@settings(deadline=None)  # a new rules value builds its scoring tables
+@given(any_rules(), st.data())
+def test_set_aside_all_offers_exactly_every_scoring_die(rules: Rules, data: st.DataObject) -> None:
+    rules = rules.replace(set_aside=SetAsideRule.ALL, end=End.FIRST, rule_4900=False, five_1s_win=False)
+    roll = tuple(data.draw(st.lists(st.integers(1, 6), min_size=rules.dice, max_size=rules.dice)))
+    g = do(game(str(rules)), "roll " + "".join(map(str, roll)))
+    every = scorer(rules).options(roll)  # every scoring subset of the roll
+    if not every:
+        assert g.phase is not Phase.SET_ASIDE
+        return
+    # The dice that score in some subset, each face as often as any subset takes it: they score together.
+    union = SetAside(*(f for f in range(1, 7) for _ in range(max(o.keep.count(f) for o in every))))
+    assert [o.keep for o in g.options()] == [union] == g.legal_actions()
+    assert g.options()[0].points == scorer(rules).score(union)
+    assert all(g.why_not_set_aside(o.keep) is not None for o in every if o.keep != union)
 
 
 def test_rule_4900() -> None:

@@ -126,9 +126,9 @@ def test_ten_turn_rules_keep_the_scoring_of_the_preset() -> None:
         ("farkle,target=1000", ["roll 122346", "keep 1", "bank", "roll 111234", "keep 111", "bank"], 2, "target"),
         # first: reaching the target wins at once.
         ("5000-fr-6,target=1000,entry=0", ["roll 111236", "keep 111", "roll 123", "keep 1", "bank"], 1, "target"),
-        # exact: 500 + 200 + 150 = 850 banked, then exactly 150 more ends it.
+        # exact: 500 + 200 + 150 = 850 banked, then exactly 150 more ends it (the 1 and 5 of a straight).
         (
-            "5000-fr,target=1000,entry=0",
+            "5000-fr,target=1000,entry=0,set_aside=choose",
             ["roll 55523", "keep 555", "roll 11", "keep 11", "roll 15236", "keep 15", "bank", "roll 15234", "keep 15"],
             2,
             "exact",
@@ -148,7 +148,7 @@ def test_race_ends_on_reaching_the_target_for_every_end(
 
 
 def test_race_does_not_end_below_the_target_or_past_an_exact_one() -> None:
-    exact = Rules.parse("5000-fr,target=1000,entry=0")
+    exact = Rules.parse("5000-fr,target=1000,entry=0,set_aside=choose")
     setup = do(race(exact), "roll 11123", "keep 111")
     assert setup.game.outcome is not None  # exactly 1000: the game ends without a bank
     setup = do(race(exact), "roll 55523", "keep 555", "bank")

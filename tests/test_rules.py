@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import ast
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hotdice.rules import KNOBS, BelowEntry, End, HotDice, Kinds, Rules, RulesError
+from hotdice.rules import KNOBS, BelowEntry, End, HotDice, Kinds, Rules, RulesError, SetAsideRule
 from hotdice.variants import VARIANTS, find_variant
 
 
@@ -46,6 +48,14 @@ def test_5000_fr_preset() -> None:
     assert r.hot_dice is HotDice.MUST and r.kinds is Kinds.NONE and r.five_1s_win
     assert (r.low_straight, r.high_straight) == (750, 750)
     assert not r.rule_4900 and r.min_bank == 0
+    assert r.set_aside is SetAsideRule.ALL  # every scoring die of a roll (RULES.md, seed 000)
+
+
+def test_only_5000_fr_sets_aside_every_scoring_die() -> None:
+    assert {v.name: v.rules.set_aside for v in VARIANTS} == {
+        "farkle": SetAsideRule.CHOOSE, "5000": SetAsideRule.CHOOSE, "5000-fr": SetAsideRule.ALL,
+        "5000-fr-6": SetAsideRule.CHOOSE,
+    }
 
 
 def test_5000_fr_6_preset() -> None:
@@ -113,6 +123,12 @@ def test_spaces_and_case_are_forgiven() -> None:
         ("farkle,rule_4900=yes", ["rule_4900", "end=exact"]),
         ("farkle,three_1s=0", ["three_1s=0"]),
         ("farkle,entry=500,entry=350", ["'entry' is given twice"]),
+        ("farkle,set_aside=some", ["set_aside=some", "choose or all"]),
+        ("5000,straight=2000", ["straight=2000 is not allowed with dice=5", "1-2-3-4-5-6 needs six dice"]),
+        ("farkle,dice=5,three_pairs=750", ["three_pairs=750 is not allowed with dice=5", "six dice"]),
+        ("5000-fr,two_triplets=2500", ["two_triplets=2500", "dice=5", "two triples needs six dice"]),
+        ("5000,kinds=fixed,six_kind=4000", ["six_kind=4000", "dice=5", "six of a kind needs six dice"]),
+        ("5000,four_kind_pair=1500", ["four_kind_pair=1500", "dice=5", "six dice"]),
     ],
 )
 def test_impossible_rules_are_refused_by_name(text: str, words: list[str]) -> None:
@@ -120,6 +136,57 @@ def test_impossible_rules_are_refused_by_name(text: str, words: list[str]) -> No
         Rules.parse(text)
     for word in words:
         assert word in str(info.value)
+
+
+def test_set_aside_reads_and_writes_both_ways() -> None:
+    assert Rules.parse("farkle,set_aside=all").set_aside is SetAsideRule.ALL
+    assert str(Rules.parse("farkle,set_aside=all")) == "farkle,set_aside=all"
+    assert str(Rules.parse("5000-fr,set_aside=choose")) == "5000-fr,set_aside=choose"
+    assert str(Rules.parse("5000-fr,set_aside=all")) == "5000-fr"
+    assert Rules.from_json(Rules.parse("5000-fr,set_aside=choose").to_json()).set_aside is SetAsideRule.CHOOSE
+
+
+def test_six_dice_combinations_off_or_inherited_are_allowed_with_five_dice() -> None:
+    # Switched off they are fine; inherited from a six-dice preset they simply do not act.
+    assert Rules.parse("5000,straight=0").straight == 0
+    r = Rules.parse("farkle,dice=5")
+    assert r.straight == 1500 and "straight" not in {k.name for k in r.acting_knobs()}
+    assert Rules.parse(str(r)) == r and Rules.from_json(r.to_json()) == r
+    # Every knob written out (the web settings page does so) changes nothing that was not asked.
+    every = ",".join(f"{k.name}={k.write(getattr(r, k.name))}" for k in KNOBS)
+    assert Rules.parse(f"farkle,{every}") == r
+    assert Rules.parse("5000," + ",".join(f"{k.name}={k.write(getattr(Rules.parse('5000'), k.name))}"
+                                          for k in KNOBS)) == Rules.parse("5000")
+
+
+@pytest.mark.parametrize(
+    ("text", "idle"),
+    [
+        ("5000", {"four_kind", "five_kind", "six_kind", "four_kind_pair", "straight", "three_pairs", "two_triplets",
+                  "rule_4900"}),
+        ("5000-fr", {"four_kind", "five_kind", "six_kind", "four_kind_pair", "straight", "three_pairs",
+                     "two_triplets"}),
+        ("5000-fr-6", {"four_kind", "five_kind", "six_kind", "rule_4900"}),
+        ("farkle", {"below_entry", "rule_4900"}),
+        ("farkle,entry=500", {"rule_4900"}),
+        ("5000,kinds=fixed", {"six_kind", "four_kind_pair", "straight", "three_pairs", "two_triplets", "rule_4900"}),
+    ],
+)
+def test_acting_knobs_leave_out_those_that_cannot_act(text: str, idle: set[str]) -> None:
+    acting = [k.name for k in Rules.parse(text).acting_knobs()]
+    assert set(acting) == {k.name for k in KNOBS} - idle
+    assert acting == [k.name for k in KNOBS if k.name in acting]  # in the order of KNOBS
+
+
+def test_rules_imports_no_other_module_of_the_package() -> None:
+    """rules.py owns the presets; variants.py imports it, never the other way round (no import cycle)."""
+    import hotdice.rules
+
+    tree = ast.parse(Path(hotdice.rules.__file__).read_text())
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    imported |= {a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
+    assert not {m for m in imported if m.split(".")[0] == "hotdice"}
+    assert [v.rules for v in VARIANTS] == list(hotdice.rules.PRESETS.values())
 
 
 def test_constructor_and_replace_validate_too() -> None:
@@ -151,7 +218,9 @@ _knob_values = {
     "two_triplets": st.sampled_from([0, 2500]),
     "low_straight": st.sampled_from([0, 500, 750, 1500]),
     "high_straight": st.sampled_from([0, 750]),
+    "set_aside": st.sampled_from(list(SetAsideRule)),
 }
+_SIX_DICE_KNOBS = ("six_kind", "four_kind_pair", "straight", "three_pairs", "two_triplets")
 
 
 @st.composite
@@ -163,6 +232,9 @@ def any_rules(draw: st.DrawFn) -> Rules:
     changes["min_bank"] = min(changes.get("min_bank", base.min_bank), target)
     if changes.get("end", base.end) is not End.EXACT:
         changes["rule_4900"] = False
+    if changes.get("dice", base.dice) == 5:  # six-dice combinations cannot be set with five dice
+        for name in _SIX_DICE_KNOBS:
+            changes.pop(name, None)
     return base.replace(**changes)
 
 
@@ -171,15 +243,21 @@ def test_string_round_trips(r: Rules) -> None:
     text = str(r)
     assert Rules.parse(text) == r
     assert str(Rules.parse(text)) == text
-    assert len(text) <= min(
-        len(v.name)
-        + sum(
-            len(f",{k.name}={k.write(getattr(r, k.name))}")
-            for k in KNOBS
-            if getattr(r, k.name) != getattr(v.rules, k.name)
-        )
+    candidates = [
+        ",".join([v.name, *(f"{k.name}={k.write(getattr(r, k.name))}" for k in KNOBS
+                            if getattr(r, k.name) != getattr(v.rules, k.name))])
         for v in VARIANTS
-    )
+    ]
+    assert len(text) <= min(len(c) for c in candidates if _parses(c))
+
+
+def _parses(text: str) -> bool:
+    """Whether a rules string is accepted (one setting a six-dice combination with five dice is not)."""
+    try:
+        Rules.parse(text)
+    except RulesError:
+        return False
+    return True
 
 
 @given(any_rules())

@@ -15,6 +15,7 @@ from hotdice.players.solver import (
     FORMAT,
     SHIPPED,
     SHIPPED_RULES,
+    meaning,
     race_solution,
     save,
     solved,
@@ -24,7 +25,7 @@ from hotdice.players.solver import (
 )
 from hotdice.players.solver.race import solve_race
 from hotdice.players.solver.two_player import solve_two_players
-from hotdice.rules import Rules
+from hotdice.rules import Rules, SetAsideRule
 
 
 def test_penalty_solve_needs_no_scipy(tmp_path: Path) -> None:
@@ -57,6 +58,7 @@ def test_every_shipped_table_is_under_the_current_key() -> None:
         with np.load(path) as data:
             rules = Rules.parse(str(data["rules"]))
             assert str(rules) == str(data["rules"]) and str(rules) in listed, path.name
+            assert str(data["knobs"]) == meaning(rules), path.name
             assert int(data["format"]) == FORMAT, path.name
             assert path.name == table_path(path.name.split("-")[0], rules, SHIPPED).name
             assert all(data[k].dtype != np.float64 for k in ("w4", "final", "turns") if k in data.files)
@@ -97,7 +99,18 @@ def test_a_shipped_table_is_read_before_the_cache_without_solving(monkeypatch: p
     assert not any(tmp_path.iterdir())  # nothing solved, nothing cached
 
 
-@pytest.mark.parametrize("bad", [{"format": FORMAT + 1}, {"rules": "5000-fr,target=1000"}])
+def test_a_preset_whose_meaning_changed_is_filed_under_another_key() -> None:
+    # 5000-fr took set_aside=all and kept its rules string: its tables solved before are not looked up.
+    new = Rules.parse("5000-fr")
+    old = new.replace(set_aside=SetAsideRule.CHOOSE)
+    assert str(new) == "5000-fr" and meaning(new) != meaning(old)
+    for kind in ("two", "race"):
+        assert table_path(kind, new) != table_path(kind, old)
+        assert table_path(kind, new, SHIPPED).exists() and not table_path(kind, old, SHIPPED).exists()
+
+
+@pytest.mark.parametrize("bad", [{"format": FORMAT + 1}, {"rules": "5000-fr,target=1000"},
+                                 {"knobs": meaning(Rules.parse("5000-fr,target=500,entry=0,set_aside=choose"))}])
 def test_a_table_under_another_key_is_never_used(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                                  bad: dict[str, object]) -> None:
     rules = Rules.parse("5000-fr,target=500,entry=0")

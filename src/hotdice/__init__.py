@@ -2,7 +2,7 @@
 
 from importlib.metadata import PackageNotFoundError, version
 
-from hotdice.rules import BelowEntry, End, HotDice, Kinds, Rules, RulesError
+from hotdice.rules import BelowEntry, End, HotDice, Kinds, Rules, RulesError, SetAsideRule
 from hotdice.scoring import DiceError, Option, Scorer, SetAside, scorer
 from hotdice.variants import VARIANTS, Variant, find_variant
 
@@ -23,6 +23,7 @@ __all__ = [
     "RulesError",
     "Scorer",
     "SetAside",
+    "SetAsideRule",
     "Variant",
     "__version__",
     "find_variant",

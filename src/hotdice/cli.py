@@ -88,16 +88,19 @@ def rules_command(
         out.print(table)
         return
     r = _rules(rules)
+    acting = r.acting_knobs()  # a knob that cannot act under these rules is not shown
     if as_json:
+        idle = {k.name for k in KNOBS} - {k.name for k in acting}
         print(
             json.dumps(
-                {**r.to_json(), "scoring": [{"combination": c.name, "points": c.points} for c in scoring_table(r)]}
+                {**{name: value for name, value in r.to_json().items() if name not in idle},
+                 "scoring": [{"combination": c.name, "points": c.points} for c in scoring_table(r)]}
             )
         )
         return
     out.print(f"Rules: {r}")
     knobs = Table("knob", "value", "meaning", title="Rules in force")
-    for k in KNOBS:
+    for k in acting:
         knobs.add_row(k.name, k.write(getattr(r, k.name)), k.help)
     out.print(knobs)
     table = Table("combination", "points", title="Scoring (dice of one roll only)")

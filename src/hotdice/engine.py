@@ -24,7 +24,7 @@ from typing import NamedTuple
 from hotdice.dice import DiceSource
 from hotdice.odds import rolls_with_probability
 from hotdice.refusals import Code, Refusal, Refused
-from hotdice.rules import BelowEntry, End, HotDice, Rules
+from hotdice.rules import BelowEntry, End, HotDice, Rules, SetAsideRule
 from hotdice.scoring import DiceError, Option, SetAside, parse_dice, scorer
 
 __all__ = [
@@ -53,6 +53,7 @@ __all__ = [
     "bank_refusal",
     "farkle_penalty",
     "needs_validation",
+    "offered",
     "parse_action",
     "roll_off",
     "room_to_target",
@@ -240,7 +241,7 @@ class EventKind(enum.Enum):
     SET_ASIDE = "set-aside"
     HOT_DICE = "hot-dice"  # every die has scored: all of them come back
     FARKLE = "farkle"  # nothing scored: the turn total is lost
-    BUST = "bust"  # every set-aside would pass an exact target: the turn total is lost
+    BUST = "bust"  # every set-aside on offer would pass an exact target: the turn total is lost
     PENALTY = "penalty"  # three farkles in a row
     BANK = "bank"
     ENTRY_MISSED = "entry-missed"  # stopped below the entry: the points are not recorded
@@ -490,7 +491,7 @@ class Game:
         return self.outcome is not None
 
     def options(self) -> tuple[Option, ...]:
-        """The legal set-asides of the roll on the table (those passing an exact target are not offered)."""
+        """The legal set-asides of the roll on the table (:func:`offered`)."""
         return self._offered if self.phase is Phase.SET_ASIDE else ()
 
     def legal_actions(self) -> list[Action]:
@@ -639,14 +640,14 @@ class Game:
         if self._scorer.wins_game(roll):
             self._end_turn(Termination.FIVE_ONES)
             return
-        every = self._scorer.options(roll)
-        if not every:
+        if self._scorer.is_farkle(roll):
             self._farkle()
             return
         if self.must_validate:
             self.must_validate = False
             self._event(EventKind.VALIDATED)
-        self._offered = self._allowed(every)
+        self._offered = offered(self.rules, roll,
+                                room_to_target(self.rules, self._seats[self.current].score, self.turn_total))
         if not self._offered:
             self._event(EventKind.BUST, points=self.turn_total)
             self._seats[self.current].farkles_in_row = 0  # a bust is not a farkle (our decision)
@@ -700,6 +701,8 @@ class Game:
             return Refusal(Code.NOT_SCORING, dice)
         if self._scorer.option_for(roll, keep) is None:
             return Refusal(Code.EVERY_TRIPLE, dice)
+        if self.rules.set_aside is SetAsideRule.ALL:
+            return Refusal(Code.SET_ASIDE_ALL, dice)
         return Refusal(Code.WOULD_PASS_TARGET, {**dice, "target": self.rules.target})
 
     def _bank(self) -> None:
@@ -816,6 +819,19 @@ def bank_refusal(
     if r.rule_4900 and r.target - 100 <= after < r.target:
         return Refusal(Code.RULE_4900, {"low": r.target - 100, "high": r.target - 1})
     return None
+
+
+def offered(rules: Rules, roll: Iterable[int], room: int | None = None) -> tuple[Option, ...]:
+    """The set-asides a player is offered from ``roll``, best first; none on a farkle.
+
+    set_aside=all offers one: every scoring die of the roll, at their best partition (the set-aside with the
+    most dice). Those adding more than ``room`` points (:func:`room_to_target`, end=exact) are not offered,
+    so a turn busts when none is left. Computer players and solvers ask this, not the scorer.
+    """
+    every = scorer(rules).options(roll)
+    if rules.set_aside is SetAsideRule.ALL and every:
+        every = (max(every, key=lambda o: len(o.keep)),)
+    return every if room is None else tuple(o for o in every if o.points <= room)
 
 
 def needs_validation(rules: Rules, option: Option) -> bool:

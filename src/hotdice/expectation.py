@@ -37,10 +37,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from hotdice.engine import after_set_aside, bank_records, bank_refusal
+from hotdice.engine import after_set_aside, bank_records, bank_refusal, offered
 from hotdice.odds import rolls_with_probability
 from hotdice.rules import Rules
-from hotdice.scoring import Option, scorer
+from hotdice.scoring import Option
 
 __all__ = ["TurnValues", "bank_points", "may_bank", "turn_values"]
 
@@ -90,7 +90,6 @@ class _Rolls:
 
 
 def _rolls(rules: Rules) -> _Rolls:
-    s = scorer(rules)
     zero = _column(rules.dice, True, True) + 1
     roll_dice: list[int] = []
     roll_prob: list[float] = []
@@ -102,7 +101,7 @@ def _rolls(rules: Rules) -> _Rolls:
     for n in range(1, rules.dice + 1):
         dice_start.append(len(roll_dice))
         for roll, p in rolls_with_probability(n):
-            options = s.options(roll)
+            options = offered(rules, roll)
             roll_start.append(len(steps))
             after = [(o.points // STEP, _column(*after_set_aside(rules, o))) for o in options] or [(0, zero)]
             steps.extend(step for step, _ in after)
@@ -318,7 +317,7 @@ class TurnValues:
         """The set-aside of ``roll`` worth the most (the first of equals, best points first); None on a farkle."""
         best: Option | None = None
         best_value = -1.0
-        for option in scorer(self.rules).options(tuple(roll)):
+        for option in offered(self.rules, tuple(roll)):
             v = self.option_value(option, turn_total, entered=entered)
             if v > best_value + _TOL:
                 best, best_value = option, v

@@ -31,6 +31,7 @@ class Code(enum.StrEnum):
     NOT_IN_ROLL = "not-in-roll"
     NOT_SCORING = "not-scoring"
     EVERY_TRIPLE = "every-triple"
+    SET_ASIDE_ALL = "set-aside-all"
     WOULD_PASS_TARGET = "would-pass-target"
     # a bank refused (engine.bank_refusal)
     ROLL_FIRST = "roll-first"
@@ -59,6 +60,7 @@ class Code(enum.StrEnum):
     MIN_BANK_ABOVE_TARGET = "min-bank-above-target"
     RULE_4900_NOT_EXACT = "rule-4900-not-exact"
     RULE_4900_LOW_TARGET = "rule-4900-low-target"
+    SIX_DICE_ONLY = "six-dice-only"
     # dice or an action that cannot be read (scoring, engine)
     NO_DICE = "no-dice"
     NOT_A_DIE = "not-a-die"
@@ -96,6 +98,7 @@ ENGLISH: Mapping[Code, str] = {
     Code.NOT_IN_ROLL: "{keep:dice} is not in the roll {roll:dice}",
     Code.NOT_SCORING: "{keep:dice}: every die set aside must score, and these do not all score",
     Code.EVERY_TRIPLE: "{keep:dice}: every triple of the roll must be set aside (validate=yes)",
+    Code.SET_ASIDE_ALL: "{keep:dice}: every scoring die of the roll must be set aside (set_aside=all)",
     Code.WOULD_PASS_TARGET: "{keep:dice} would pass the target of exactly {target} (end=exact): set aside fewer dice",
     Code.ROLL_FIRST: "nothing to bank yet: roll first",
     Code.HOT_DICE_MUST_ROLL: "hot dice must be rolled again (hot_dice=must)",
@@ -122,6 +125,7 @@ ENGLISH: Mapping[Code, str] = {
     Code.MIN_BANK_ABOVE_TARGET: "min_bank={value} is not allowed: it may not be above the target ({target})",
     Code.RULE_4900_NOT_EXACT: "rule_4900=yes is not allowed without end=exact",
     Code.RULE_4900_LOW_TARGET: "rule_4900=yes is not allowed with target={target}: the target must be above 100",
+    Code.SIX_DICE_ONLY: "{knob}={value} is not allowed with dice={dice}: {combination} needs six dice",
     Code.NO_DICE: "no dice given: write the faces, e.g. 115 or 1 1 5",
     Code.NOT_A_DIE: "'{token}' is not a die: faces are 1 to 6",
     Code.TOO_MANY_DICE: "{given} dice given, but these rules play with {dice}",

@@ -20,6 +20,7 @@ from hotdice.refusals import Code, Refusal, Refused
 __all__ = [
     "KNOBS",
     "MAX_TARGET",
+    "PRESETS",
     "BelowEntry",
     "End",
     "HotDice",
@@ -27,6 +28,8 @@ __all__ = [
     "Knob",
     "Rules",
     "RulesError",
+    "SetAsideRule",
+    "preset",
 ]
 
 
@@ -59,6 +62,13 @@ class HotDice(enum.Enum):
     MUST = "must"  # all the dice must be rolled again (seeds 000, 001)
 
 
+class SetAsideRule(enum.Enum):
+    """Which dice of a scoring roll are set aside."""
+
+    CHOOSE = "choose"  # any scoring subset, at least one die (seeds 001, 003)
+    ALL = "all"  # every scoring die of the roll, at their best partition (seed 000)
+
+
 class Kinds(enum.Enum):
     """How four, five and six of a kind score."""
 
@@ -80,6 +90,7 @@ class Rules:
     min_bank: int = 0
     hot_dice: HotDice = HotDice.OPTIONAL
     validate: bool = False
+    set_aside: SetAsideRule = SetAsideRule.CHOOSE
     rule_4900: bool = False
     three_farkles: int = 0
     five_1s_win: bool = False
@@ -110,12 +121,10 @@ class Rules:
 
     @classmethod
     def _read(cls, text: str) -> Rules:
-        from hotdice.variants import find_variant
-
         parts = [p.strip() for p in text.strip().split(",")]
         if not parts[0]:
             raise RulesError(Refusal(Code.EMPTY_RULES))
-        base = find_variant(parts[0]).rules
+        base = preset(parts[0])
         changes: dict[str, Any] = {}
         for part in parts[1:]:
             if not part:
@@ -131,25 +140,26 @@ class Rules:
         return base.replace(**changes)
 
     def replace(self, **changes: Any) -> Rules:
-        """A copy with some knobs changed; unknown knobs and impossible values are refused."""
+        """A copy with some knobs changed; unknown knobs, impossible values and knobs changed where they cannot
+        act (a six-dice combination with five dice) are refused; a knob given its value already is no change."""
         for name in changes:
             _knob(name)
-        return dataclasses.replace(self, **changes)
+        changed = dataclasses.replace(self, **changes)
+        for name, value in changes.items():
+            if value != getattr(self, name) and _idle_with_five(changed, name, value):
+                raise _six_dice_refusal(changed, name)
+        return changed
 
     def __str__(self) -> str:
         return _written(self)
 
     def _write(self) -> str:
-        from hotdice.variants import VARIANTS
-
         best: str | None = None
-        for variant in VARIANTS:
-            overrides = [
-                f"{k.name}={k.write(getattr(self, k.name))}"
-                for k in KNOBS
-                if getattr(self, k.name) != getattr(variant.rules, k.name)
-            ]
-            text = ",".join([variant.name, *overrides])
+        for name, rules in PRESETS.items():
+            changed = [k for k in KNOBS if getattr(self, k.name) != getattr(rules, k.name)]
+            if any(_idle_with_five(self, k.name, getattr(self, k.name)) for k in changed):
+                continue  # the string would set a six-dice combination with five dice, which parse refuses
+            text = ",".join([name, *(f"{k.name}={k.write(getattr(self, k.name))}" for k in changed)])
             if best is None or len(text) < len(best):
                 best = text
         assert best is not None
@@ -165,7 +175,8 @@ class Rules:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | str) -> Rules:
-        """Inverse of :meth:`to_json`; also accepts the JSON text. The knobs override the rules string."""
+        """Inverse of :meth:`to_json`; also accepts the JSON text. The knobs that differ override the rules
+        string."""
         if isinstance(data, str):
             try:
                 data = json.loads(data)
@@ -179,10 +190,17 @@ class Rules:
             if name == "rules":
                 continue
             knob = _knob(name)
-            changes[name] = knob.read(str(value).lower() if isinstance(value, bool) else str(value))
+            read = knob.read(str(value).lower() if isinstance(value, bool) else str(value))
+            if read != getattr(base, name):
+                changes[name] = read
         return base.replace(**changes)
 
     # -- facts derived from the knobs ---------------------------------------------------------
+
+    def acting_knobs(self) -> tuple[Knob, ...]:
+        """The knobs that act under these rules: a combination of six dice does not with five, n of a kind
+        values only with kinds=fixed, below_entry only with an entry, rule_4900 only with end=exact."""
+        return tuple(k for k in KNOBS if _acts(self, k.name))
 
     def triple(self, face: int) -> int:
         """Points of three of ``face``."""
@@ -266,9 +284,8 @@ class Knob:
 
 
 _FIELD_TYPES: dict[str, Any] = {
-    f.name: {"int": int, "bool": bool, "End": End, "BelowEntry": BelowEntry, "HotDice": HotDice, "Kinds": Kinds}[
-        str(f.type)
-    ]
+    f.name: {"int": int, "bool": bool, "End": End, "BelowEntry": BelowEntry, "HotDice": HotDice, "Kinds": Kinds,
+             "SetAsideRule": SetAsideRule}[str(f.type)]
     for f in fields(Rules)
 }
 
@@ -293,6 +310,11 @@ KNOBS: tuple[Knob, ...] = (
         "every triple must be set aside, and a triple or a full hand must be validated by "
         "a scoring roll before banking",
     ),
+    Knob(
+        "set_aside",
+        "after a scoring roll: choose = set aside any scoring dice (at least one); all = every scoring die "
+        "of the roll is set aside",
+    ),
     Knob("rule_4900", "with end=exact: a bank may not leave the player within 100 of the target"),
     Knob("three_farkles", "penalty for three farkles in a row, never below 0 (0 = off)"),
     Knob("five_1s_win", "five 1s in one roll win the game at once"),
@@ -316,6 +338,7 @@ KNOBS: tuple[Knob, ...] = (
     Knob("high_straight", "2-3-4-5-6 in one roll (0 = not a combination)"),
 )
 _KNOBS_BY_NAME = {k.name: k for k in KNOBS}
+_DEFAULTS = {f.name: f.default for f in fields(Rules)}
 assert set(_KNOBS_BY_NAME) == set(_FIELD_TYPES), "every Rules field is a knob"
 
 
@@ -327,6 +350,41 @@ def _knob(name: str) -> Knob:
         raise RulesError(Refusal(Code.UNKNOWN_KNOB, {"knob": name, "knobs": knobs})) from None
 
 
+# The combinations of six dice: with five dice they cannot act, and setting one is refused: in a rules string
+# or Rules.replace, and in a value away from the default (the farkle preset's, which a five-dice rules string
+# can always be written from).
+_SIX_DICE = {
+    "six_kind": "six of a kind",
+    "four_kind_pair": "four of a kind and a pair",
+    "straight": "1-2-3-4-5-6",
+    "three_pairs": "three pairs",
+    "two_triplets": "two triples",
+}
+
+
+def _idle_with_five(r: Rules, name: str, value: Any) -> bool:
+    """Whether setting knob ``name`` to ``value`` under ``r`` sets a six-dice combination with five dice."""
+    return r.dice < 6 and name in _SIX_DICE and value != 0
+
+
+def _six_dice_refusal(r: Rules, name: str) -> RulesError:
+    return RulesError(Refusal(Code.SIX_DICE_ONLY, {"knob": name, "value": getattr(r, name), "dice": r.dice,
+                                                   "combination": _SIX_DICE[name]}))
+
+
+def _acts(r: Rules, name: str) -> bool:
+    """Whether knob ``name`` can change play under ``r``."""
+    if name in _SIX_DICE and r.dice < 6:
+        return False
+    if name in ("four_kind", "five_kind", "six_kind"):
+        return r.kinds is Kinds.FIXED
+    if name == "below_entry":
+        return r.entry > 0
+    if name == "rule_4900":
+        return r.end is End.EXACT
+    return True
+
+
 def _validate(r: Rules) -> None:
     """Refuse a value no table could play, naming the knob and what it accepts."""
     for k in KNOBS:
@@ -336,6 +394,9 @@ def _validate(r: Rules) -> None:
             raise RulesError(k.refusal(repr(value)))
     if r.dice not in (5, 6):
         raise RulesError(_KNOBS_BY_NAME["dice"].refusal(str(r.dice)))
+    for name in _SIX_DICE:
+        if _idle_with_five(r, name, getattr(r, name)) and getattr(r, name) != _DEFAULTS[name]:
+            raise _six_dice_refusal(r, name)
     if r.target <= 0:
         raise RulesError(Refusal(Code.TARGET_NOT_POSITIVE, {"value": r.target}))
     if r.target > MAX_TARGET:
@@ -359,3 +420,31 @@ def _validate(r: Rules) -> None:
         raise RulesError(Refusal(Code.RULE_4900_NOT_EXACT))
     if r.rule_4900 and r.target <= 100:
         raise RulesError(Refusal(Code.RULE_4900_LOW_TARGET, {"target": r.target}))
+
+
+# The presets of RULES.md (names are part of the public interface), in their order; hotdice.variants adds
+# each one's title and source.
+# What the three 5000 presets share: 5000 points, all dice rolled again after a full hand, triples only.
+_5000 = Rules(dice=5, target=5000, hot_dice=HotDice.MUST, kinds=Kinds.NONE, straight=0, three_pairs=0, two_triplets=0)
+PRESETS: dict[str, Rules] = {
+    # Seed 003 (Farkle / 10 000, the "Farkle Challenge" table): no entry, optional hot dice, last round.
+    "farkle": Rules(),
+    # Seed 001 (5000, English): 350 to get on the board, points below it not recorded; 1-2-3-4-5 = 1500.
+    "5000": _5000.replace(entry=350, below_entry=BelowEntry.LOST, low_straight=1500),
+    # Seed 000 (5000, French encyclopedia), five dice: exactly 5000, open with 750, both straights 750,
+    # five 1s in one roll win at once, every scoring die of a roll set aside (its examples take them all, and
+    # "a player at 4 900 who rolls 150 passes" holds only so). Variants: entry=1000, min_bank=300, rule_4900=yes.
+    "5000-fr": _5000.replace(end=End.EXACT, entry=750, low_straight=750, high_straight=750, five_1s_win=True,
+                             set_aside=SetAsideRule.ALL),
+    # Seed 000, six-dice variant: open with 700, then at least 300 a bank, triples kept and validated (singles
+    # chosen), reaching 5000 wins at once.
+    "5000-fr-6": _5000.replace(dice=6, end=End.FIRST, entry=700, min_bank=300, validate=True),
+}
+
+
+def preset(name: str) -> Rules:
+    """The rules of the preset called ``name`` (case-insensitive), or a RulesError listing the presets."""
+    try:
+        return PRESETS[name.strip().lower()]
+    except KeyError:
+        raise RulesError(Refusal(Code.UNKNOWN_PRESET, {"name": name, "presets": tuple(PRESETS)})) from None

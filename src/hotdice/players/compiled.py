@@ -40,6 +40,7 @@ from hotdice.engine import (
     bank_records,
     bank_refusal,
     farkle_penalty,
+    offered,
     room_to_target,
     starts_last_round,
     wins_at_once,
@@ -251,7 +252,7 @@ def _rolls(rules: Rules) -> _Rolls:
 
     s = scorer(rules)
     rolls = [r for n in range(1, rules.dice + 1) for r in itertools.combinations_with_replacement(range(1, 7), n)]
-    options = [s.options(r) for r in rolls]
+    options = [offered(rules, r) for r in rolls]
     width = max(1, max(len(o) for o in options))
     row = np.full(7**6, -1, dtype=np.int64)
     count = np.zeros(len(rolls), dtype=np.int64)

@@ -307,6 +307,7 @@ EN: dict[str, str] = {
     "refusal.not-in-roll": "{keep:dice} is not in the roll {roll:dice}",
     "refusal.not-scoring": "{keep:dice}: every die set aside must score, and these do not all score",
     "refusal.every-triple": "{keep:dice}: every triple of the roll must be set aside",
+    "refusal.set-aside-all": "{keep:dice}: every scoring die of the roll must be set aside",
     "refusal.would-pass-target": "{keep:dice} would pass the target of exactly {target}: set aside fewer dice",
     "refusal.roll-first": "nothing to bank yet: roll first",
     "refusal.hot-dice-must-roll": "hot dice must be rolled again",
@@ -333,6 +334,7 @@ EN: dict[str, str] = {
     "refusal.min-bank-above-target": "min_bank={value} is not allowed: it may not be above the target ({target})",
     "refusal.rule-4900-not-exact": "rule_4900=yes is not allowed without end=exact",
     "refusal.rule-4900-low-target": "rule_4900=yes is not allowed with target={target}: the target must be above 100",
+    "refusal.six-dice-only": "{knob}={value} is not allowed with dice={dice}: {combination} needs six dice",
     "refusal.no-dice": "no dice given: write the faces, e.g. 115 or 1 1 5",
     "refusal.not-a-die": "'{token}' is not a die: faces are 1 to 6",
     "refusal.too-many-dice": "{given} dice given, but these rules play with {dice}",
@@ -630,6 +632,7 @@ FR: dict[str, str] = {
     "refusal.not-in-roll": "{keep:dice} n'est pas dans le lancer {roll:dice}",
     "refusal.not-scoring": "{keep:dice} : chaque dé mis de côté doit rapporter, et ceux-ci ne rapportent pas tous",
     "refusal.every-triple": "{keep:dice} : chaque brelan du lancer doit être mis de côté",
+    "refusal.set-aside-all": "{keep:dice} : tous les dés du lancer qui rapportent doivent être mis de côté",
     "refusal.would-pass-target": (
         "{keep:dice} dépasserait l'objectif d'exactement {target} : mettez moins de dés de "
         "côté"
@@ -659,6 +662,7 @@ FR: dict[str, str] = {
     "refusal.min-bank-above-target": "min_bank={value} n'est pas permis : pas au-dessus de l'objectif ({target})",
     "refusal.rule-4900-not-exact": "la règle des 4900 demande une fin « exactement »",
     "refusal.rule-4900-low-target": "la règle des 4900 demande un objectif au-dessus de 100, pas {target}",
+    "refusal.six-dice-only": "{knob}={value} n'est pas permis avec {dice} dés : cette combinaison demande six dés",
     "refusal.no-dice": "aucun dé : écrivez les faces, par ex. 115 ou 1 1 5",
     "refusal.not-a-die": "« {token} » n'est pas un dé : les faces vont de 1 à 6",
     "refusal.too-many-dice": "{given} dés donnés, mais ces règles se jouent avec {dice}",

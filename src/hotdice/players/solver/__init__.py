@@ -1,8 +1,9 @@
 """Solved tables per rules: shipped with the package for the presets and their house rules, otherwise computed
 on first use, kept in memory and in the user's cache folder.
 
-The key is the rules string (every rule that changes play is in it) and a format version, bumped whenever the
-solver's values change, so a change of rules or of solver never reads a stale table. ``HOTDICE_CACHE_DIR``
+The key is every knob that differs from the defaults (what the rules mean: a rules string names its preset, whose
+meaning may change, as 5000-fr's did with set_aside=all) and a format version, bumped whenever the solver's values
+change, so a change of rules, of a preset or of solver never reads a stale table. ``HOTDICE_CACHE_DIR``
 overrides the folder. The shipped tables (``tables/``, float32, built by ``scripts/build_tables.py``) are read
 first.
 """
@@ -24,7 +25,7 @@ import platformdirs
 from hotdice.players.solver.model import UNIT, roll_table, seats
 from hotdice.players.solver.race import RaceSolution, solve_race
 from hotdice.players.solver.two_player import Progress, TwoPlayerSolution, solve_two_players
-from hotdice.rules import Rules
+from hotdice.rules import KNOBS, Rules
 
 __all__ = [
     "MAX_PENALTY_TARGET",
@@ -38,6 +39,7 @@ __all__ = [
     "TwoPlayerSolution",
     "affordable",
     "cache_dir",
+    "meaning",
     "race_arrays",
     "race_solution",
     "race_solved",
@@ -68,9 +70,18 @@ def cache_dir() -> Path:
     return Path(os.environ.get("HOTDICE_CACHE_DIR") or platformdirs.user_cache_dir("hotdice"))
 
 
+def meaning(rules: Rules) -> str:
+    """What ``rules`` mean, whatever the presets: every knob that differs from the defaults, as ``knob=value``."""
+    return ",".join(f"{k.name}={k.write(getattr(rules, k.name))}" for k in KNOBS
+                    if getattr(rules, k.name) != getattr(_DEFAULTS, k.name))
+
+
+_DEFAULTS = Rules()
+
+
 def table_path(kind: str, rules: Rules, folder: Path | None = None) -> Path:
     """Where the ``kind`` ("two" or "race") table of ``rules`` is kept in ``folder`` (the cache by default)."""
-    key = hashlib.sha256(f"{FORMAT}/{kind}/{rules}".encode()).hexdigest()[:16]
+    key = hashlib.sha256(f"{FORMAT}/{kind}/{meaning(rules)}".encode()).hexdigest()[:16]
     return (folder or cache_dir()) / f"{kind}-{key}.npz"
 
 
@@ -79,7 +90,8 @@ def _load(kind: str, rules: Rules) -> dict[str, npt.NDArray[Any]] | None:
     for path in (table_path(kind, rules, SHIPPED), table_path(kind, rules)):
         try:
             with np.load(path) as data:
-                if str(data["rules"]) == str(rules) and int(data["format"]) == FORMAT:
+                if (str(data["rules"]) == str(rules) and str(data["knobs"]) == meaning(rules)
+                        and int(data["format"]) == FORMAT):
                     arrays = {k: data[k] for k in data.files}
                     return {k: a.astype(np.float64) if a.dtype.kind == "f" else a for k, a in arrays.items()}
         except (OSError, ValueError, KeyError):
@@ -144,8 +156,8 @@ def two_player_solution(rules: Rules) -> TwoPlayerSolution:
 
 def two_player_arrays(sol: TwoPlayerSolution, dtype: type[np.floating[Any]] = np.float64) -> dict[str, object]:
     """What is stored of a two-player table (``dtype`` float32 for the shipped ones)."""
-    return {"rules": str(sol.rules), "format": FORMAT, "w4": sol.w4.astype(dtype), "final": sol.final.astype(dtype),
-            "seconds": sol.seconds, "passes": sol.passes}
+    return {"rules": str(sol.rules), "knobs": meaning(sol.rules), "format": FORMAT, "w4": sol.w4.astype(dtype),
+            "final": sol.final.astype(dtype), "seconds": sol.seconds, "passes": sol.passes}
 
 
 def solved(rules: Rules) -> bool:
@@ -178,7 +190,8 @@ def race_solution(rules: Rules) -> RaceSolution:
 
 def race_arrays(sol: RaceSolution, dtype: type[np.floating[Any]] = np.float64) -> dict[str, object]:
     """What is stored of a race table (``dtype`` float32 for the shipped ones)."""
-    return {"rules": str(sol.rules), "format": FORMAT, "turns": sol.turns.astype(dtype), "seconds": sol.seconds}
+    return {"rules": str(sol.rules), "knobs": meaning(sol.rules), "format": FORMAT, "turns": sol.turns.astype(dtype),
+            "seconds": sol.seconds}
 
 
 def save(path: Path, **arrays: object) -> None:

@@ -1,7 +1,7 @@
 """The Bellman residual of a solved table: how far each stored value is from one step of the equation it
 must satisfy, with every legal set-aside (nothing pruned) and no limit on the turn total.
 
-This is an independent check of the solvers: it shares only the engine's rules with them (``scorer``,
+This is an independent check of the solvers: it shares only the engine's rules with them (``offered``, ``scorer``,
 ``bank_refusal``, ``bank_records``, ``needs_validation``, ``room_to_target``, ``wins_at_once``) and the
 meaning of the table's indices. For every start-of-turn state it sweeps the turn once, valuing what
 follows with the table itself, and reports the largest difference. With the three-farkle penalty the
@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
-from hotdice.engine import bank_records, bank_refusal, needs_validation, room_to_target, wins_at_once
+from hotdice.engine import bank_records, bank_refusal, needs_validation, offered, room_to_target, wins_at_once
 from hotdice.odds import rolls_with_probability
 from hotdice.players.solver.race import RaceSolution
 from hotdice.players.solver.two_player import TwoPlayerSolution
@@ -79,7 +79,7 @@ class _Rolls:
         groups: list[dict[tuple[tuple[int, int], ...], float]] = [{} for _ in range(n_all + 1)]
         for n in range(1, n_all + 1):
             for roll, p in rolls_with_probability(n):
-                options = s.options(roll)
+                options = offered(rules, roll)
                 if s.wins_game(roll):
                     self.pwin[n] += float(p)
                 elif not options:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from hotdice.engine import after_set_aside, bank_records, bank_refusal, room_to_target
+from hotdice.engine import after_set_aside, bank_records, bank_refusal, offered, room_to_target
 from hotdice.odds import rolls_with_probability
 from hotdice.rules import End, HotDice, Rules
 from hotdice.scoring import scorer
@@ -80,7 +80,7 @@ def roll_table(rules: Rules, by_points: bool | None = None) -> RollTable:
         for roll, p in rolls_with_probability(n):
             win = s.wins_game(roll)
             opts = set()
-            for o in s.options(roll):
+            for o in offered(rules, roll):
                 dice, hot, validate = after_set_aside(rules, o)
                 opts.add((o.points // UNIT, dice, validate or (hot and rules.hot_dice is HotDice.MUST)))
             if rules.end is not End.EXACT:
