@@ -407,7 +407,8 @@ class Game:
         game.hot_dice = phase in (Phase.DECIDE, Phase.CHANCE) and total > 0 and hand == rules.dice
         game.last_round_by = last
         if roll is not None:
-            game._offered = () if game._scorer.wins_game(roll) else game._allowed(game._scorer.options(roll))
+            game._offered = () if game._scorer.wins_game(roll) else offered(
+                game.rules, roll, room_to_target(game.rules, game._seats[game.current].score, game.turn_total))
         if termination is not None:
             game.outcome = Outcome((current,) if termination is Termination.FIVE_ONES else game._leaders(),
                                    termination, game.scores)
@@ -765,11 +766,6 @@ class Game:
         self._event(EventKind.GAME_OVER)
 
     # -- helpers -------------------------------------------------------------------------------
-
-    def _allowed(self, options: Iterable[Option]) -> tuple[Option, ...]:
-        """Options that keep an exact target reachable: under end=exact, none may pass it."""
-        room = room_to_target(self.rules, self._seats[self.current].score, self.turn_total)
-        return tuple(options) if room is None else tuple(o for o in options if o.points <= room)
 
     def _check_sender(self, player: int | None) -> None:
         if player is not None and player != self.current:
