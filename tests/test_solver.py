@@ -31,9 +31,8 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from hotdice.dice import SeededDice
+from hotdice.dice import SeededDice, rolls_with_probability
 from hotdice.engine import Game, bank_records, bank_refusal, needs_validation, room_to_target, wins_at_once
-from hotdice.odds import rolls_with_probability
 from hotdice.players import make_player, play_game
 from hotdice.players.solver import race_solution, two_player_solution
 from hotdice.players.solver.check import check

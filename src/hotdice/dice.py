@@ -9,14 +9,19 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import itertools
+import math
 import os
 from collections.abc import Iterable, Iterator
+from fractions import Fraction
 from typing import Protocol
 
-__all__ = ["DiceSource", "FixedDice", "OutOfDice", "SecureDice", "SeededDice", "seeded_stream"]
+__all__ = [
+    "DiceSource", "FixedDice", "OutOfDice", "SecureDice", "SeededDice", "rolls_with_probability", "seeded_stream",
+]
 
 
 class DiceSource(Protocol):
@@ -91,3 +96,16 @@ class FixedDice:
     @property
     def remaining(self) -> int:
         return len(self._rolls) - self._next
+
+
+@functools.lru_cache(maxsize=16)
+def rolls_with_probability(n: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+    """Every distinct roll of ``n`` dice (sorted faces) with its exact probability: the chance outcomes of a roll."""
+    out = []
+    total = 6**n
+    for roll in itertools.combinations_with_replacement(range(1, 7), n):
+        ways = math.factorial(n)
+        for face in range(1, 7):
+            ways //= math.factorial(roll.count(face))
+        out.append((roll, Fraction(ways, total)))
+    return tuple(out)

@@ -21,8 +21,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
 
-from hotdice.dice import DiceSource
-from hotdice.odds import rolls_with_probability
+from hotdice.dice import DiceSource, rolls_with_probability
 from hotdice.refusals import Code, Refusal, Refused
 from hotdice.rules import BelowEntry, End, HotDice, Rules, SetAsideRule
 from hotdice.scoring import DiceError, Option, SetAside, parse_dice, scorer

@@ -37,8 +37,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from hotdice.dice import rolls_with_probability
 from hotdice.engine import after_set_aside, bank_records, bank_refusal, offered
-from hotdice.odds import rolls_with_probability
 from hotdice.rules import Rules
 from hotdice.scoring import Option
 

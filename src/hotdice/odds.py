@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import functools
-import itertools
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+from hotdice.dice import rolls_with_probability
 from hotdice.rules import Rules
-from hotdice.scoring import FACES, scorer
+from hotdice.scoring import scorer
 
-__all__ = ["RollOdds", "odds", "roll_odds", "rolls_with_probability"]
+__all__ = ["RollOdds", "odds", "roll_odds"]
 
 
 @dataclass(frozen=True)
@@ -23,19 +22,6 @@ class RollOdds:
     wins_game: Fraction
     best: dict[int, Fraction]  # best points of the roll -> probability; 0 is a farkle
     mean: Fraction  # mean best points, a farkle counting 0
-
-
-@functools.lru_cache(maxsize=16)
-def rolls_with_probability(n: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
-    """Every distinct roll of ``n`` dice (sorted faces) with its exact probability."""
-    out = []
-    total = 6**n
-    for roll in itertools.combinations_with_replacement(FACES, n):
-        ways = math.factorial(n)
-        for face in FACES:
-            ways //= math.factorial(roll.count(face))
-        out.append((roll, Fraction(ways, total)))
-    return tuple(out)
 
 
 @functools.lru_cache(maxsize=256)

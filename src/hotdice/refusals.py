@@ -125,7 +125,7 @@ ENGLISH: Mapping[Code, str] = {
     Code.MIN_BANK_ABOVE_TARGET: "min_bank={value} is not allowed: it may not be above the target ({target})",
     Code.RULE_4900_NOT_EXACT: "rule_4900=yes is not allowed without end=exact",
     Code.RULE_4900_LOW_TARGET: "rule_4900=yes is not allowed with target={target}: the target must be above 100",
-    Code.SIX_DICE_ONLY: "{knob}={value} is not allowed with dice={dice}: {combination} needs six dice",
+    Code.SIX_DICE_ONLY: "{knob}={value} is not allowed with dice={dice}: {knob:six_dice} needs six dice",
     Code.NO_DICE: "no dice given: write the faces, e.g. 115 or 1 1 5",
     Code.NOT_A_DIE: "'{token}' is not a die: faces are 1 to 6",
     Code.TOO_MANY_DICE: "{given} dice given, but these rules play with {dice}",
@@ -163,8 +163,19 @@ class Words(string.Formatter):
             return self.or_word.join(map(str, value))
         if format_spec == "list":
             return self.comma.join(map(str, value))
+        if format_spec == "six_dice":
+            return SIX_DICE[value]
         return format(value, format_spec)
 
+
+# The combinations a knob scores that only six dice can make (``{knob:six_dice}`` in a sentence).
+SIX_DICE = {
+    "six_kind": "six of a kind",
+    "four_kind_pair": "four of a kind and a pair",
+    "straight": "1-2-3-4-5-6",
+    "three_pairs": "three pairs",
+    "two_triplets": "two triples",
+}
 
 _ENGLISH_WORDS = Words()
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from hotdice.refusals import Code, Refusal, Refused
+from hotdice.refusals import SIX_DICE, Code, Refusal, Refused
 
 __all__ = [
     "KNOBS",
@@ -353,28 +353,20 @@ def _knob(name: str) -> Knob:
 # The combinations of six dice: with five dice they cannot act, and setting one is refused: in a rules string
 # or Rules.replace, and in a value away from the default (the farkle preset's, which a five-dice rules string
 # can always be written from).
-_SIX_DICE = {
-    "six_kind": "six of a kind",
-    "four_kind_pair": "four of a kind and a pair",
-    "straight": "1-2-3-4-5-6",
-    "three_pairs": "three pairs",
-    "two_triplets": "two triples",
-}
 
 
 def _idle_with_five(r: Rules, name: str, value: Any) -> bool:
     """Whether setting knob ``name`` to ``value`` under ``r`` sets a six-dice combination with five dice."""
-    return r.dice < 6 and name in _SIX_DICE and value != 0
+    return r.dice < 6 and name in SIX_DICE and value != 0
 
 
 def _six_dice_refusal(r: Rules, name: str) -> RulesError:
-    return RulesError(Refusal(Code.SIX_DICE_ONLY, {"knob": name, "value": getattr(r, name), "dice": r.dice,
-                                                   "combination": _SIX_DICE[name]}))
+    return RulesError(Refusal(Code.SIX_DICE_ONLY, {"knob": name, "value": getattr(r, name), "dice": r.dice}))
 
 
 def _acts(r: Rules, name: str) -> bool:
     """Whether knob ``name`` can change play under ``r``."""
-    if name in _SIX_DICE and r.dice < 6:
+    if name in SIX_DICE and r.dice < 6:
         return False
     if name in ("four_kind", "five_kind", "six_kind"):
         return r.kinds is Kinds.FIXED
@@ -394,7 +386,7 @@ def _validate(r: Rules) -> None:
             raise RulesError(k.refusal(repr(value)))
     if r.dice not in (5, 6):
         raise RulesError(_KNOBS_BY_NAME["dice"].refusal(str(r.dice)))
-    for name in _SIX_DICE:
+    for name in SIX_DICE:
         if _idle_with_five(r, name, getattr(r, name)) and getattr(r, name) != _DEFAULTS[name]:
             raise _six_dice_refusal(r, name)
     if r.target <= 0:

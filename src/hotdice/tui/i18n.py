@@ -334,7 +334,7 @@ EN: dict[str, str] = {
     "refusal.min-bank-above-target": "min_bank={value} is not allowed: it may not be above the target ({target})",
     "refusal.rule-4900-not-exact": "rule_4900=yes is not allowed without end=exact",
     "refusal.rule-4900-low-target": "rule_4900=yes is not allowed with target={target}: the target must be above 100",
-    "refusal.six-dice-only": "{knob}={value} is not allowed with dice={dice}: {combination} needs six dice",
+    "refusal.six-dice-only": "{knob}={value} is not allowed with dice={dice}: {knob:six_dice} needs six dice",
     "refusal.no-dice": "no dice given: write the faces, e.g. 115 or 1 1 5",
     "refusal.not-a-die": "'{token}' is not a die: faces are 1 to 6",
     "refusal.too-many-dice": "{given} dice given, but these rules play with {dice}",

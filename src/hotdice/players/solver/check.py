@@ -27,8 +27,8 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
+from hotdice.dice import rolls_with_probability
 from hotdice.engine import bank_records, bank_refusal, needs_validation, offered, room_to_target, wins_at_once
-from hotdice.odds import rolls_with_probability
 from hotdice.players.solver.race import RaceSolution
 from hotdice.players.solver.two_player import TwoPlayerSolution
 from hotdice.rules import End, Rules

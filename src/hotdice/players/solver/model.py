@@ -21,8 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from hotdice.dice import rolls_with_probability
 from hotdice.engine import after_set_aside, bank_records, bank_refusal, offered, room_to_target
-from hotdice.odds import rolls_with_probability
 from hotdice.rules import End, HotDice, Rules
 from hotdice.scoring import scorer
 
