@@ -2,7 +2,7 @@
 
 Run: ``python bench/bench_engine.py [--games N] [--compiled-games N] [--profile-games N]``
 
-For each preset in ``hotdice.variants.VARIANTS``, games of ``greedy`` against ``greedy`` (best of 3 runs):
+For each preset in ``hotdice.game.variants.VARIANTS``, games of ``greedy`` against ``greedy`` (best of 3 runs):
 
 - engine: ``play_game`` with ``SeededDice`` per game, as ``hotdice simulate`` plays them;
 - engine, quick dice: the same with dice from ``random.Random`` (below), to show what the HMAC dice cost;
@@ -28,12 +28,12 @@ from pathlib import Path
 
 import numpy as np
 
-from hotdice.dice import DiceSource, SeededDice
-from hotdice.engine import Game, Outcome
-from hotdice.players import GreedyPlayer, play_game
-from hotdice.players.compiled import CompiledGames, compiled_kinds, play_compiled
-from hotdice.rules import Rules
-from hotdice.variants import VARIANTS
+from hotdice.game.dice import DiceSource, SeededDice
+from hotdice.game.engine import Game, Outcome
+from hotdice.game.rules import Rules
+from hotdice.game.variants import VARIANTS
+from hotdice.play.players import GreedyPlayer, play_game
+from hotdice.sim.compiled import CompiledGames, compiled_kinds, play_compiled
 
 REPEATS = 3
 AIM = 2_000

@@ -17,8 +17,8 @@ import time
 
 import numpy as np
 
-from hotdice.dice import SecureDice, SeededDice
-from hotdice.fairness import Fit, draw, face_fit, pair_fit
+from hotdice.game.dice import SecureDice, SeededDice
+from hotdice.sim.fairness import Fit, draw, face_fit, pair_fit
 
 FACES = 1_000_002  # 166,667 rolls of six dice
 

@@ -19,15 +19,15 @@ import subprocess
 import sys
 import tempfile
 
-from hotdice.players.solver import SHIPPED, SHIPPED_RULES, solved
-from hotdice.rules import Rules
+from hotdice.analysis.solver import SHIPPED, SHIPPED_RULES, solved
+from hotdice.game.rules import Rules
 
 CHILD = """
 import random, sys, time
-from hotdice.engine import Game
-from hotdice.players import make_player
-from hotdice.players.solver import two_player_solution
-from hotdice.rules import Rules
+from hotdice.game.engine import Game
+from hotdice.play.players import make_player
+from hotdice.analysis.solver import two_player_solution
+from hotdice.game.rules import Rules
 rules = Rules.parse(sys.argv[1])
 game = Game(rules, players=("hard", "other"))
 game.apply("roll")

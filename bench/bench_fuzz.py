@@ -5,7 +5,7 @@ with ``createdb -h 127.0.0.1 -U postgres hotdice_fuzz``; without it, a SQLite fi
 
 Every operation of ``/api/openapi.json`` gets ``--examples`` cases in each generation mode (fitting the
 schema, and not), each sent as generated and again with its path naming a game, challenge or table the
-fuzzing device made (``tests/test_web_fuzz.py`` does the same and stops at the first failure). Each answer
+fuzzing device made (``tests/web/test_web_fuzz.py`` does the same and stops at the first failure). Each answer
 goes through the response checks: a 5xx, a status the schema does not list, a content type or body that is
 not the documented one. Prints the cases, the 5xx answers and the failures of each check.
 """

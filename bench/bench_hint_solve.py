@@ -35,7 +35,7 @@ HERE = Path(__file__).resolve().parent.parent / "src"
 
 def _compile(env: dict[str, str]) -> None:
     """Compile (or load) the kernels this source uses, on a table of its own, before anything is timed."""
-    code = ("from hotdice.rules import Rules; from hotdice.players.solver import race_solution; "
+    code = ("from hotdice.game.rules import Rules; from hotdice.analysis.solver import race_solution; "
             "race_solution(Rules.parse('farkle,target=500'))")
     subprocess.run([sys.executable, "-c", code], env=env, check=True)
 

@@ -4,7 +4,7 @@ Run: ``python bench/bench_penalty_solve.py [--rules farkle,three_farkles=1000] [
 
 Solves from scratch (the cache is not read), as Hard and the coach do on first use of such rules, then
 reports how often the progress moved and the largest Bellman residual of the table from
-``hotdice.players.solver.check`` (an independent re-sweep of every state with every legal set-aside).
+``hotdice.analysis.solver.check`` (an independent re-sweep of every state with every legal set-aside).
 Compare with the game without the penalty (``hotdice solve --rules farkle``: 14.6 s) and with the solver
 before issue 4's speed-up (1,205 s wall, 8 passes, BENCHMARKS.md). Other work on the machine inflates wall
 time: the load average is printed.
@@ -17,9 +17,9 @@ import os
 import platform
 import time
 
-from hotdice.players.solver.check import check
-from hotdice.players.solver.two_player import solve_two_players
-from hotdice.rules import Rules
+from hotdice.analysis.solver.check import check
+from hotdice.analysis.solver.two_player import solve_two_players
+from hotdice.game.rules import Rules
 
 
 def main() -> None:

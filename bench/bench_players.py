@@ -27,14 +27,14 @@ from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 from multiprocessing import get_context
 
-from hotdice.dice import SeededDice
-from hotdice.engine import Game
-from hotdice.players import make_player
-from hotdice.players.solver import two_player_solution
-from hotdice.players.solver.two_player import TwoPlayerSolution
-from hotdice.rules import Rules
-from hotdice.simulate import simulate, wilson_interval
-from hotdice.variants import VARIANTS
+from hotdice.analysis.solver import two_player_solution
+from hotdice.analysis.solver.two_player import TwoPlayerSolution
+from hotdice.game.dice import SeededDice
+from hotdice.game.engine import Game
+from hotdice.game.rules import Rules
+from hotdice.game.variants import VARIANTS
+from hotdice.play.players import make_player
+from hotdice.sim.simulate import simulate, wilson_interval
 
 PAIRS = (("hard", "medium"), ("medium", "easy"), ("hard", "easy"))
 

@@ -2,7 +2,7 @@
 
 Run: ``python bench/bench_scoring.py``
 
-For each preset in ``hotdice.variants.VARIANTS``:
+For each preset in ``hotdice.game.variants.VARIANTS``:
 
 - tables: seconds to build ``Scorer(rules)`` from scratch, best of 5;
 - batch: rolls/s of ``Scorer.best_points_batch`` on 1,000,000 random full rolls (best of 5);
@@ -22,9 +22,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from hotdice.rules import Rules
-from hotdice.scoring import Scorer, combinations
-from hotdice.variants import VARIANTS
+from hotdice.game.rules import Rules
+from hotdice.game.scoring import Scorer, combinations
+from hotdice.game.variants import VARIANTS
 
 SEED = 20_260_101
 BATCH_ROLLS = 1_000_000

@@ -3,7 +3,7 @@
 Run: ``python bench/bench_simulate.py [--rules farkle] [--games 100000] [--engine-games 40]``.
 
 For each pair (Hard against Hard, Hard against Medium) it times ``simulate`` as the CLI runs it (the
-compiled path of :mod:`hotdice.players.compiled`, every core), then plays the first ``--engine-games`` games
+compiled path of :mod:`hotdice.sim.compiled`, every core), then plays the first ``--engine-games`` games
 of the same run through the engine (``compiled=False``, one core, CPU time per game) and checks that they
 give the same report (the same games, move for move). The solved table is read or solved before timing;
 the numba kernels are loaded by a 20-game warm-up, timed apart. Wall and CPU seconds are printed with the
@@ -26,9 +26,9 @@ import subprocess
 import sys
 import time
 
-from hotdice.players.solver import two_player_solution
-from hotdice.rules import Rules
-from hotdice.simulate import simulate
+from hotdice.analysis.solver import two_player_solution
+from hotdice.game.rules import Rules
+from hotdice.sim.simulate import simulate
 
 PAIRS = (("hard", "hard"), ("hard", "medium"))
 CASES = (("farkle", "hard,hard"), ("farkle", "hard,medium"), ("farkle", "easy,greedy"),
@@ -36,9 +36,9 @@ CASES = (("farkle", "hard,hard"), ("farkle", "hard,medium"), ("farkle", "easy,gr
          ("farkle,three_farkles=1000", "medium,easy"))
 _CHILD = """
 import json, sys, time
-from hotdice.players.compiled import compiled_kinds
-from hotdice.rules import Rules
-from hotdice.simulate import simulate
+from hotdice.sim.compiled import compiled_kinds
+from hotdice.game.rules import Rules
+from hotdice.sim.simulate import simulate
 rules, specs, games, seed = Rules.parse(sys.argv[1]), sys.argv[2].split(","), int(sys.argv[3]), sys.argv[4]
 compiled = compiled_kinds(rules, specs) is not None
 if games:

@@ -15,11 +15,11 @@ import random
 import time
 from collections.abc import Callable
 
-from hotdice.dice import SeededDice
-from hotdice.engine import Game
-from hotdice.players import make_player
-from hotdice.record import record_of, replay
-from hotdice.rules import Rules
+from hotdice.game.dice import SeededDice
+from hotdice.game.engine import Game
+from hotdice.game.record import record_of, replay
+from hotdice.game.rules import Rules
+from hotdice.play.players import make_player
 
 
 def halfway(number: int) -> Game:

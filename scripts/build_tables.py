@@ -1,4 +1,4 @@
-"""Build the solved tables shipped with the package (src/hotdice/players/solver/tables/), from the solver itself.
+"""Build the solved tables shipped with the package (src/hotdice/analysis/solver/tables/), from the solver itself.
 
 Run: ``python scripts/build_tables.py [--only RULES ...]``. Tables already there under the current key (what the
 rules mean, ``solver.meaning``, and ``FORMAT``) are kept, so an interrupted build resumes; tables under another key
@@ -13,10 +13,10 @@ import time
 
 import numpy as np
 
-from hotdice.players.solver import FORMAT, SHIPPED, SHIPPED_RULES, race_arrays, save, table_path, two_player_arrays
-from hotdice.players.solver.race import solve_race
-from hotdice.players.solver.two_player import solve_two_players
-from hotdice.rules import Rules
+from hotdice.analysis.solver import FORMAT, SHIPPED, SHIPPED_RULES, race_arrays, save, table_path, two_player_arrays
+from hotdice.analysis.solver.race import solve_race
+from hotdice.analysis.solver.two_player import solve_two_players
+from hotdice.game.rules import Rules
 
 
 def main() -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
-from hotdice.rules import Kinds, Rules
+from hotdice.game.rules import Kinds, Rules
 
 
 def group_points(group: tuple[int, ...], r: Rules) -> int:

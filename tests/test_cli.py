@@ -23,9 +23,9 @@ from typing import Any
 
 import pytest
 
-from hotdice.rules import KNOBS, Rules
-from hotdice.scoring import scoring_table
-from hotdice.variants import VARIANTS
+from hotdice.game.rules import KNOBS, Rules
+from hotdice.game.scoring import scoring_table
+from hotdice.game.variants import VARIANTS
 from tests.reference import legal_set_asides
 
 PRESETS = [v.name for v in VARIANTS]

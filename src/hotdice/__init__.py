@@ -2,9 +2,9 @@
 
 from importlib.metadata import PackageNotFoundError, version
 
-from hotdice.rules import BelowEntry, End, HotDice, Kinds, Rules, RulesError, SetAsideRule
-from hotdice.scoring import DiceError, Option, Scorer, SetAside, scorer
-from hotdice.variants import VARIANTS, Variant, find_variant
+from hotdice.game.rules import BelowEntry, End, HotDice, Kinds, Rules, RulesError, SetAsideRule
+from hotdice.game.scoring import DiceError, Option, Scorer, SetAside, scorer
+from hotdice.game.variants import VARIANTS, Variant, find_variant
 
 try:
     __version__ = version("hotdice")

@@ -14,11 +14,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from hotdice.odds import odds as exact_odds
-from hotdice.players import PLAYERS
-from hotdice.rules import KNOBS, Rules, RulesError
-from hotdice.scoring import DiceError, parse_dice, scorer, scoring_table
-from hotdice.variants import VARIANTS
+from hotdice.analysis.odds import odds as exact_odds
+from hotdice.game.rules import KNOBS, Rules, RulesError
+from hotdice.game.scoring import DiceError, parse_dice, scorer, scoring_table
+from hotdice.game.variants import VARIANTS
+from hotdice.play.players import PLAYERS
 
 __all__ = ["app", "main"]
 
@@ -220,7 +220,7 @@ def simulate_command(
     seed = secrets.token_hex(8) if seed is None else seed
     from rich.progress import Progress
 
-    from hotdice.simulate import SimulationError, simulate  # imported when used: start-up stays light
+    from hotdice.sim.simulate import SimulationError, simulate  # imported when used: start-up stays light
 
     try:
         if as_json or not sys.stderr.isatty():
@@ -265,7 +265,7 @@ def replay_command(
     file: Annotated[Path, typer.Argument(help="The game record (JSON).", metavar="FILE")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the rebuilt final state as JSON.")] = False,
 ) -> None:
-    from hotdice.record import Record, RecordError, replay, state_json, transcript
+    from hotdice.game.record import Record, RecordError, replay, state_json, transcript
 
     text = _read_record(file)
     try:
@@ -290,7 +290,7 @@ def verify_command(
     commitment: Annotated[str | None, typer.Option("--commitment", help="The published SHA-256 of the key.",
                                                    metavar="HEX")] = None,
 ) -> int:
-    from hotdice.verify import VerifyError, verify_text
+    from hotdice.game.verify import VerifyError, verify_text
 
     text = _read_record(file)
     try:
@@ -307,8 +307,8 @@ def stats_command(as_json: JsonOption = False) -> None:
     # Imported here: SQLAlchemy is slow to import and only this command needs it.
     from sqlalchemy.exc import SQLAlchemyError
 
-    from hotdice.stats import statistics
     from hotdice.store import Store, data_dir
+    from hotdice.store.stats import statistics
 
     try:
         with Store() as store:
@@ -432,13 +432,13 @@ def serve_command(
 @contextlib.contextmanager
 def _solving(text: str, quiet: bool) -> Iterator[None]:
     """A progress bar on stderr while a table is solved (nothing in JSON mode or when stderr is not a
-    terminal): the solver reports the share done (:data:`hotdice.players.solver.PROGRESS`)."""
+    terminal): the solver reports the share done (:data:`hotdice.analysis.solver.PROGRESS`)."""
     if quiet or not sys.stderr.isatty():
         yield
         return
     from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
-    from hotdice.players.solver import PROGRESS
+    from hotdice.analysis.solver import PROGRESS
 
     columns = (TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
@@ -453,7 +453,7 @@ def _solving(text: str, quiet: bool) -> Iterator[None]:
 def _bank_thresholds(r: Rules) -> list[dict[str, Any]]:
     """Per dice in hand: the smallest turn total from which banking is always at least as good as rolling
     (expected points of the turn, once entered), and whether rolling is better somewhere above a lower one."""
-    from hotdice.expectation import turn_values
+    from hotdice.analysis.expectation import turn_values
 
     tv = turn_values(r)
     rows = []
@@ -466,7 +466,7 @@ def _bank_thresholds(r: Rules) -> list[dict[str, Any]]:
 def _fairest_handicap(r: Rules, sol: Any) -> tuple[int, float]:
     """Points given to the second player at the start (banked: they count as on the board) that bring the
     first player's chance closest to one half."""
-    from hotdice.players.solver import UNIT
+    from hotdice.analysis.solver import UNIT
 
     w, st = sol.w, sol.seats
     best = (0, float(w[0, 0]))
@@ -488,8 +488,8 @@ def solve_command(
         bool, typer.Option("--check", help="Also report the largest Bellman residual of the solved table (slow).")
     ] = False,
 ) -> None:
-    from hotdice.players.solver import race_solution, refusal, two_player_solution
-    from hotdice.players.solver.check import check
+    from hotdice.analysis.solver import race_solution, refusal, two_player_solution
+    from hotdice.analysis.solver.check import check
 
     r = _rules(rules)
     if players not in (1, 2):
@@ -499,7 +499,7 @@ def solve_command(
     data: dict[str, Any] = {"rules": str(r), "players": players}
     with _solving(f"Solving {r} for {players} player{'s' if players == 2 else ''} (once; cached after)", as_json):
         if players == 1:
-            from hotdice.expectation import turn_values
+            from hotdice.analysis.expectation import turn_values
 
             tv = turn_values(r)
             data["turn_points"] = tv.turn_value(entered=True)
@@ -565,8 +565,8 @@ def advise_command(
     rules: RulesOption = "farkle",
     as_json: JsonOption = False,
 ) -> None:
-    from hotdice.coach import advise, position
-    from hotdice.engine import CHANCE, ROLL, EventKind, Game, IllegalMoveError, InvalidMoveError
+    from hotdice.analysis.coach import advise, position
+    from hotdice.game.engine import CHANCE, ROLL, EventKind, Game, IllegalMoveError, InvalidMoveError
 
     r = _rules(rules)
     if at is not None:
@@ -646,7 +646,7 @@ def plot_command(
     chart: Annotated[str, typer.Option("--chart", "-c", metavar="bank|win|all", help="Which chart.")] = "all",
     output: Annotated[Path, typer.Option("--output", "-o", metavar="DIR", help="Folder for the PNG files.")] = Path(),
 ) -> None:
-    from hotdice.plot import bank_chart, file_name, win_chart
+    from hotdice.analysis.plot import bank_chart, file_name, win_chart
 
     r = _rules(rules)
     if chart not in ("bank", "win", "all"):

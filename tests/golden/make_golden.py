@@ -1,10 +1,10 @@
 """Write the golden seeded playthroughs: one two-player game per preset, as a record and a transcript.
 
 Run ``python tests/golden/make_golden.py`` after a deliberate change of the engine's behaviour, then read
-the diff of ``tests/golden/*.txt`` before committing it: tests/test_record.py compares the replayed
+the diff of ``tests/golden/*.txt`` before committing it: tests/game/test_record.py compares the replayed
 records with these transcripts, so any change in how a game plays out shows up there.
 
-The policy is deliberately simple and written here, not taken from hotdice.players, so that a change in
+The policy is deliberately simple and written here, not taken from hotdice.play.players, so that a change in
 the computer players never changes the golden files: set aside the best option the engine offers, bank
 at a turn total of 350 or more when the engine allows it, otherwise roll.
 """
@@ -15,10 +15,10 @@ import json
 import sys
 from pathlib import Path
 
-from hotdice.dice import SeededDice
-from hotdice.engine import BANK, ROLL, Action, Game, Phase
-from hotdice.record import Record, record_of, transcript
-from hotdice.variants import VARIANTS, find_variant
+from hotdice.game.dice import SeededDice
+from hotdice.game.engine import BANK, ROLL, Action, Game, Phase
+from hotdice.game.record import Record, record_of, transcript
+from hotdice.game.variants import VARIANTS, find_variant
 
 HERE = Path(__file__).resolve().parent
 PLAYERS = ("Ann", "Bob")

@@ -1,7 +1,7 @@
 """The tables of ``hotdice serve``: players without accounts, games in progress, dailies, challenges, tables.
 
-A game is stored as its record (rules, players, first player, seed and history: :mod:`hotdice.record`);
-rebuilding it is :func:`hotdice.record.replay`. Its ``action`` column is the length of that history, the
+A game is stored as its record (rules, players, first player, seed and history: :mod:`hotdice.game.record`);
+rebuilding it is :func:`hotdice.game.record.replay`. Its ``action`` column is the length of that history, the
 game's action number: an update is written only if the action number is still the one it was read with,
 so a repeated, stale or concurrent action changes nothing, whichever process receives it.
 
@@ -46,7 +46,7 @@ class WebGame(Base):
     )
 
     id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
-    mode: Mapped[str] = mapped_column(String(16))  # a hotdice.modes.Mode value, or "online"
+    mode: Mapped[str] = mapped_column(String(16))  # a hotdice.play.modes.Mode value, or "online"
     owner_id: Mapped[str] = mapped_column(ForeignKey("web_players.id"), index=True)  # who created it
     record: Mapped[str] = mapped_column(Text)  # the record as JSON; holds the seed: never sent as such
     action: Mapped[int] = mapped_column()  # the action number: length of the record's history
@@ -75,7 +75,7 @@ class WebChallenge(Base):
 
     __tablename__ = "web_challenges"
 
-    code: Mapped[str] = mapped_column(String(16), primary_key=True)  # XXXXX-XXXXX (hotdice.modes.Challenge)
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)  # XXXXX-XXXXX (hotdice.play.modes.Challenge)
     preset: Mapped[str] = mapped_column(String(32))
     dice_key: Mapped[str] = mapped_column(String(64))  # hex; secret until the challenge closes
     creator_id: Mapped[str] = mapped_column(ForeignKey("web_players.id"))

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from hotdice.rules import Rules
+from hotdice.game.rules import Rules
 from hotdice.tui.session import SaveError, Session
 
 __all__ = ["SaveError", "Session", "run", "saved_game"]

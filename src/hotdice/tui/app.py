@@ -16,9 +16,9 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from hotdice.dice import SeededDice
-from hotdice.modes import Challenge, Mode, Setup, challenge, daily, pad, race, solo, together, versus
-from hotdice.rules import Rules
+from hotdice.game.dice import SeededDice
+from hotdice.game.rules import Rules
+from hotdice.play.modes import Challenge, Mode, Setup, challenge, daily, pad, race, solo, together, versus
 from hotdice.tui.i18n import Translator, detect_language
 from hotdice.tui.prefs import Prefs
 from hotdice.tui.screens.menu import MenuScreen
@@ -165,7 +165,7 @@ class HotDiceApp(App[None]):
         except ValueError as exc:
             return self.t.error(exc)
         if kind.level == "hard":
-            from hotdice.players.solver import refusal
+            from hotdice.analysis.solver import refusal
 
             if (reason := refusal(setup.game.rules)) is not None:
                 key = "hard.penalty_too_long" if reason.penalty else "hard.too_long"
@@ -197,8 +197,8 @@ class HotDiceApp(App[None]):
         """Record a finished game in the statistics (from the first seat) and clear its save if resumed."""
         from sqlalchemy.exc import SQLAlchemyError
 
-        from hotdice.stats import record_game
         from hotdice.store import Store
+        from hotdice.store.stats import record_game
 
         if session.resumed:
             save_path().unlink(missing_ok=True)

@@ -1,7 +1,7 @@
 """Every string of the terminal game, in English and French, the engine's refusals among them.
 
 The engine, the modes and the rules speak English (their messages are part of the library), and give each
-refusal as data (:class:`hotdice.refusals.Refusal`): the terminal words it in the player's language from its
+refusal as data (:class:`hotdice.game.refusals.Refusal`): the terminal words it in the player's language from its
 code and values (:meth:`Translator.refusal`), one message per code in each language.
 """
 
@@ -11,8 +11,8 @@ import locale
 import os
 from collections.abc import Mapping
 
-from hotdice.engine import IllegalMoveError
-from hotdice.refusals import Refusal, Refused, Words
+from hotdice.game.engine import IllegalMoveError
+from hotdice.game.refusals import Refusal, Refused, Words
 
 __all__ = ["CATALOGS", "LANGUAGES", "Translator", "detect_language"]
 
@@ -293,7 +293,7 @@ EN: dict[str, str] = {
     "dice.many": "{n} dice",
     "turns.one": "{n} turn",
     "turns.many": "{n} turns",
-    # refusals of the engine, the rules and the modes (hotdice.refusals.Code), without the knob notes the
+    # refusals of the engine, the rules and the modes (hotdice.game.refusals.Code), without the knob notes the
     # library's sentences end with: the table has little room and the player reads the rules with ?
     "refusal.cannot_bank": "cannot bank: {reason}",
     "refusal.game-over": "the game is over",
@@ -619,7 +619,7 @@ FR: dict[str, str] = {
     "dice.many": "{n} dés",
     "turns.one": "{n} tour",
     "turns.many": "{n} tours",
-    # refus du moteur, des règles et des modes (hotdice.refusals.Code)
+    # refus du moteur, des règles et des modes (hotdice.game.refusals.Code)
     "refusal.cannot_bank": "impossible d'encaisser : {reason}",
     "refusal.game-over": "la partie est finie",
     "refusal.not-your-turn": "ce n'est pas le tour de {player} : c'est celui de {current}",

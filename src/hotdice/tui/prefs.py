@@ -13,7 +13,7 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from hotdice.rules import Rules, RulesError
+from hotdice.game.rules import Rules, RulesError
 from hotdice.store.db import data_dir
 from hotdice.tui.i18n import LANGUAGES
 

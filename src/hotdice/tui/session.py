@@ -1,8 +1,8 @@
-"""A game played in the terminal: the mode's :class:`~hotdice.modes.Setup`, the computer at its seat,
+"""A game played in the terminal: the mode's :class:`~hotdice.play.modes.Setup`, the computer at its seat,
 saving and resuming.
 
 The game itself lives in the engine (``session.game``); screens read it and send actions to it. Saving
-writes the game's record (:func:`hotdice.record.record_of`) with what the mode adds (the computer's level,
+writes the game's record (:func:`hotdice.game.record.record_of`) with what the mode adds (the computer's level,
 the daily's day, the challenge's code); resuming replays it, so a saved game can only hold what the
 engine allows.
 """
@@ -16,11 +16,11 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from hotdice.dice import DiceSource, SecureDice, SeededDice
-from hotdice.engine import Game
-from hotdice.modes import Challenge, Mode, Setup
-from hotdice.players import LEVELS, Player, computer_spec, make_player
-from hotdice.record import Record, RecordError, record_of, replay
+from hotdice.game.dice import DiceSource, SecureDice, SeededDice
+from hotdice.game.engine import Game
+from hotdice.game.record import Record, RecordError, record_of, replay
+from hotdice.play.modes import Challenge, Mode, Setup
+from hotdice.play.players import LEVELS, Player, computer_spec, make_player
 from hotdice.store.db import data_dir
 
 __all__ = [
@@ -68,7 +68,7 @@ class Session:
 
     def __post_init__(self) -> None:
         if self.setup.computer is not None:
-            from hotdice.players.skilled import at_once
+            from hotdice.play.players.skilled import at_once
 
             self.computer = make_player(computer_spec(self.level or "medium"), self.rng)
             # Hard plays expected points while its table is solved in the background, or waits if so chosen.

@@ -1,9 +1,9 @@
 """The web service's database: the statistics store plus the web tables, and sessions that know whose
 statistics they read and write.
 
-Many people share one database here, while :mod:`hotdice.stats` reads and records the games of "the
-player". An :class:`OwnedSession` set to an owner (:func:`as_owner`) shows :func:`hotdice.stats.statistics`
-and :func:`hotdice.stats.record_game` only that owner's results, and stamps the results it adds with the
+Many people share one database here, while :mod:`hotdice.store.stats` reads and records the games of "the
+player". An :class:`OwnedSession` set to an owner (:func:`as_owner`) shows :func:`hotdice.store.stats.statistics`
+and :func:`hotdice.store.stats.record_game` only that owner's results, and stamps the results it adds with the
 owner: SQLAlchemy's documented way to add global criteria (``with_loader_criteria`` in ``do_orm_execute``).
 """
 

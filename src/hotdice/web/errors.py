@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from hotdice.engine import IllegalMoveError
-from hotdice.refusals import Refused
+from hotdice.game.engine import IllegalMoveError
+from hotdice.game.refusals import Refused
 
 __all__ = ["BadRequest", "Conflict", "Forbidden", "KeyRevealed", "NotFound", "Stale", "WebError"]
 

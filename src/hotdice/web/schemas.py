@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from fastapi import Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from hotdice.engine import MAX_PLAYERS
+from hotdice.game.engine import MAX_PLAYERS
 from hotdice.web.services.games import GAME_ID
 from hotdice.web.services.players import MAX_NAME
 
@@ -49,7 +49,7 @@ Since = Annotated[int | None, Query(ge=0, le=1_000_000)]  # an event number, bou
 
 
 class Refused(BaseModel):
-    """What the game or the rules refused, as data: a code of :class:`hotdice.refusals.Code`, the values its
+    """What the game or the rules refused, as data: a code of :class:`hotdice.game.refusals.Code`, the values its
     sentence needs, and whether the refused action was a bank ("cannot bank: ...")."""
 
     code: str

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sqlalchemy import URL
 
-from hotdice.daily import DAILY_KEY_ENV
+from hotdice.play.daily import DAILY_KEY_ENV
 from hotdice.store import DB_FILE, data_dir
 
 __all__ = ["DATABASE_URL_ENV", "DEVICE_KEY_ENV", "REDIS_URL_ENV", "Rate", "Settings"]

@@ -11,9 +11,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from hotdice.modes import Mode
-from hotdice.rules import Rules
-from hotdice.scoring import STRAIGHTS, CombinationKind, ScoringLine, scoring_table
+from hotdice.game.rules import Rules
+from hotdice.game.scoring import STRAIGHTS, CombinationKind, ScoringLine, scoring_table
+from hotdice.play.modes import Mode
 from hotdice.tui.i18n import Translator
 from hotdice.tui.screens.base import HotDiceModal
 from hotdice.tui.session import Session
@@ -29,7 +29,7 @@ _PLAIN = {
 
 
 def combination_name(t: Translator, line: ScoringLine) -> str:
-    """A line of :func:`hotdice.scoring.scoring_table` in the player's language."""
+    """A line of :func:`hotdice.game.scoring.scoring_table` in the player's language."""
     kind = line.kind
     if kind is CombinationKind.SINGLE:
         return t("combo.a", face=line.face)

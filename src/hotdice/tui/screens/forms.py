@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Checkbox, Input, Static
 
-from hotdice.modes import Challenge, Mode
+from hotdice.play.modes import Challenge, Mode
 from hotdice.tui.screens.base import HotDiceScreen
 from hotdice.tui.session import GameKind
 

@@ -1,7 +1,7 @@
 """Settings: language, name, the preset, house rules as toggles, the shareable rules string, and whether Hard
 waits for its exact play while its table is solved.
 
-Every change goes through :meth:`hotdice.rules.Rules.replace` or :meth:`~hotdice.rules.Rules.parse`, so a
+Every change goes through :meth:`hotdice.game.rules.Rules.replace` or :meth:`~hotdice.game.rules.Rules.parse`, so a
 combination no table can play is refused with the rules' own reason. Settings are kept for next time.
 """
 
@@ -17,10 +17,10 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from hotdice.rules import BelowEntry, End, HotDice, Kinds, Rules, RulesError
+from hotdice.game.rules import BelowEntry, End, HotDice, Kinds, Rules, RulesError
+from hotdice.game.variants import VARIANTS, find_variant
 from hotdice.tui.i18n import LANGUAGES
 from hotdice.tui.screens.base import HotDiceScreen
-from hotdice.variants import VARIANTS, find_variant
 
 __all__ = ["CHOICES", "SettingsScreen", "cycle"]
 

@@ -1,4 +1,4 @@
-"""Statistics and records, from :func:`hotdice.stats.statistics` (training never counts there)."""
+"""Statistics and records, from :func:`hotdice.store.stats.statistics` (training never counts there)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from hotdice.modes import shown_rules
+from hotdice.play.modes import shown_rules
 from hotdice.tui.screens.base import HotDiceScreen
 
 if TYPE_CHECKING:
-    from hotdice.stats import Stats
+    from hotdice.store.stats import Stats
     from hotdice.tui.i18n import Translator
 
 __all__ = ["StatsScreen", "stats_view"]
@@ -86,8 +86,8 @@ class StatsScreen(HotDiceScreen):
     def _view(self) -> RenderableType:
         from sqlalchemy.exc import SQLAlchemyError
 
-        from hotdice.stats import statistics
         from hotdice.store import Store
+        from hotdice.store.stats import statistics
 
         t = self.hotdice.t
         try:

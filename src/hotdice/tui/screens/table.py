@@ -1,7 +1,7 @@
 """The table: the dice, the scores, what the current selection is worth, and the game's moments.
 
 Every legality question goes to the engine: the set-asides on offer (``game.options()``), whether a bank is
-allowed (``game.why_not_bank()``, or :func:`hotdice.engine.bank_refusal` for the bank that would follow the
+allowed (``game.why_not_bank()``, or :func:`hotdice.game.engine.bank_refusal` for the bank that would follow the
 selection), and the points of the selection (``scorer(rules).score``). The screen only keeps what it shows:
 which dice are picked, the cursor, and how far it has told the game's events.
 """
@@ -21,8 +21,10 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, RichLog, Static
 from textual.worker import Worker, get_current_worker
 
-from hotdice.coach import Advice, advise, measure_now
-from hotdice.engine import (
+from hotdice.analysis.coach import Advice, advise, measure_now
+from hotdice.analysis.odds import roll_odds
+from hotdice.analysis.solver.background import SOLVER, Status
+from hotdice.game.engine import (
     BANK,
     ROLL,
     Action,
@@ -38,12 +40,10 @@ from hotdice.engine import (
     after_set_aside,
     bank_records,
 )
-from hotdice.modes import Mode, shown_rules
-from hotdice.odds import roll_odds
-from hotdice.players.skilled import pending
-from hotdice.players.solver.background import SOLVER, Status
-from hotdice.refusals import Refusal
-from hotdice.scoring import DiceError, Option, SetAside, parse_dice, scorer
+from hotdice.game.refusals import Refusal
+from hotdice.game.scoring import DiceError, Option, SetAside, parse_dice, scorer
+from hotdice.play.modes import Mode, shown_rules
+from hotdice.play.players.skilled import pending
 from hotdice.tui.screens.base import HotDiceScreen
 from hotdice.tui.session import Session
 from hotdice.tui.widgets import DiceRow, Scoreboard, ScoreLine

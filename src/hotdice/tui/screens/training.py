@@ -1,4 +1,4 @@
-"""Training: the scoring quiz and bank-or-roll drills of :mod:`hotdice.training`. Nothing here is ever recorded."""
+"""Training: the scoring quiz and bank-or-roll drills of :mod:`hotdice.play.training`. Nothing here is ever recorded."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
-from hotdice.rules import Rules
-from hotdice.scoring import SetAside, scorer
-from hotdice.training import Drill, ScoringQuestion
+from hotdice.game.rules import Rules
+from hotdice.game.scoring import SetAside, scorer
+from hotdice.play.training import Drill, ScoringQuestion
 from hotdice.tui.screens.base import HotDiceScreen
 from hotdice.tui.widgets import DiceRow
 

@@ -13,8 +13,8 @@ import orjson
 from fastapi import APIRouter, Response
 from sqlalchemy.orm import Session
 
-from hotdice.players.solver.background import Status
-from hotdice.record import Record
+from hotdice.analysis.solver.background import Status
+from hotdice.game.record import Record
 from hotdice.web.deps import HubDep, PlayerDep, PlayerIdDep, SessionDep, TranslatorDep, VisitorDep
 from hotdice.web.hub import Hub
 from hotdice.web.schemas import EDGE, ActedOut, GameId, IntentIn, Made, NewGame, Since, StepIn, refusals

@@ -9,12 +9,12 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from hotdice.daily import daily_day
-from hotdice.players.solver import affordable, solved
-from hotdice.rules import KNOBS, Rules
-from hotdice.scoring import scoring_table
+from hotdice.analysis.solver import affordable, solved
+from hotdice.game.rules import KNOBS, Rules
+from hotdice.game.scoring import scoring_table
+from hotdice.game.variants import VARIANTS
+from hotdice.play.daily import daily_day
 from hotdice.store.web_models import WebPlayer
-from hotdice.variants import VARIANTS
 from hotdice.web import charts
 from hotdice.web.deps import SessionDep, SettingsDep, TranslatorDep, VisitorDep
 from hotdice.web.i18n import CATALOGS, COOKIE, LANGUAGES, Translator, pick_language

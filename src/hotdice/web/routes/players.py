@@ -6,8 +6,8 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from hotdice.rules import Rules, RulesError
-from hotdice.scoring import scoring_table
+from hotdice.game.rules import Rules, RulesError
+from hotdice.game.scoring import scoring_table
 from hotdice.web.deps import PlayerDep, SessionDep
 from hotdice.web.errors import BadRequest
 from hotdice.web.schemas import EDGE, Me, MeIn, RulesQuery

@@ -1,6 +1,6 @@
 """Friend challenges on the server: create one (a link and a short code), play its ten turns, compare.
 
-The code is a :class:`hotdice.modes.Challenge` code (preset, typo check). Its dice, though, come from a
+The code is a :class:`hotdice.play.modes.Challenge` code (preset, typo check). Its dice, though, come from a
 random key the server keeps for the challenge and reveals only once it closes: a code passed around must
 not let anyone compute the dice in advance. Its commitment, SHA-256 of the key, is public from the start, so
 that once the key is revealed anyone can check it was fixed before the first attempt (``hotdice verify``).
@@ -20,12 +20,12 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from hotdice.dice import SeededDice
-from hotdice.modes import Challenge, Mode, Result, challenge
-from hotdice.ranking import compare
+from hotdice.game.dice import SeededDice
+from hotdice.game.variants import VARIANTS
+from hotdice.game.verify import commitment_of
+from hotdice.play.modes import Challenge, Mode, Result, challenge
+from hotdice.play.ranking import compare
 from hotdice.store.web_models import WebChallenge, WebGame, WebPlayer
-from hotdice.variants import VARIANTS
-from hotdice.verify import commitment_of
 from hotdice.web.db import hold
 from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound
 from hotdice.web.services.games import human_seat, new_game_row, player_name

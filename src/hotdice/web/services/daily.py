@@ -1,13 +1,13 @@
 """The daily game on the server: today's ten turns (UTC), one official attempt per player, the leaderboard,
 and the computer's score on the same dice (par), shown to a player once they have finished.
 
-The day's dice key is HMAC(server key, day) (:func:`hotdice.daily.daily_seed`). The server key is
+The day's dice key is HMAC(server key, day) (:func:`hotdice.play.daily.daily_seed`). The server key is
 ``HOTDICE_DAILY_KEY`` or, when that is not set, a random key the server makes once and keeps in its
 database: the public offline default would let anyone compute the day's dice.
 
 Provable fairness: from the moment a day opens, its commitment SHA-256(day's dice key) is public; once the
 day is over (UTC) the day's key itself is revealed — never the server key, which would give away the days
-to come. With both, ``hotdice verify`` checks any record of that day (:mod:`hotdice.verify`). The reveal ends
+to come. With both, ``hotdice verify`` checks any record of that day (:mod:`hotdice.game.verify`). The reveal ends
 the day's play: an attempt not finished by midnight ends there, unfinished (:mod:`hotdice.web.services.reveal`).
 """
 
@@ -21,12 +21,12 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from hotdice.daily import daily_day, daily_seed
-from hotdice.modes import Mode, Result, daily
-from hotdice.players import make_player, play_game
-from hotdice.ranking import Ranked, compare
+from hotdice.game.verify import commitment_of
+from hotdice.play.daily import daily_day, daily_seed
+from hotdice.play.modes import Mode, Result, daily
+from hotdice.play.players import make_player, play_game
+from hotdice.play.ranking import Ranked, compare
 from hotdice.store.web_models import WebDailyPar, WebGame, WebPlayer
-from hotdice.verify import commitment_of
 from hotdice.web.db import hold
 from hotdice.web.errors import Conflict
 from hotdice.web.services.games import computer_spec, human_seat, new_game_row, player_name

@@ -1,6 +1,6 @@
 """Games held by the server: create, rebuild, act, let the computer play, advise, and tell what happened.
 
-A game is stored as its record and rebuilt with :func:`hotdice.record.replay`. The browser sends intents —
+A game is stored as its record and rebuilt with :func:`hotdice.game.record.replay`. The browser sends intents —
 set these dice aside, then roll or bank — with the action number it saw (the length of the history). The
 intent is applied only if the game is still at that number: a repeated intent is recognised and changes
 nothing, a stale one is refused with the game as it is now. Dice are drawn on the server at the moment
@@ -24,8 +24,11 @@ from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
-from hotdice.dice import DiceSource, SecureDice, SeededDice
-from hotdice.engine import (
+from hotdice.analysis.odds import roll_odds
+from hotdice.analysis.solver import refusal
+from hotdice.analysis.solver.background import SOLVER, Status
+from hotdice.game.dice import DiceSource, SecureDice, SeededDice
+from hotdice.game.engine import (
     BANK,
     ROLL,
     Decision,
@@ -40,16 +43,13 @@ from hotdice.engine import (
     parse_action,
     room_to_target,
 )
-from hotdice.modes import Mode, Setup, pad, race, shown_rules, solo, together, versus
-from hotdice.odds import roll_odds
-from hotdice.players import LEVELS, computer_spec, make_player
-from hotdice.players.solver import refusal
-from hotdice.players.solver.background import SOLVER, Status
-from hotdice.record import Record, RecordError, record_of, replay, state_json, time_text
-from hotdice.refusals import Refusal
-from hotdice.rules import Rules, RulesError
-from hotdice.scoring import DiceError, SetAside, parse_dice
-from hotdice.stats import record_game
+from hotdice.game.record import Record, RecordError, record_of, replay, state_json, time_text
+from hotdice.game.refusals import Refusal
+from hotdice.game.rules import Rules, RulesError
+from hotdice.game.scoring import DiceError, SetAside, parse_dice
+from hotdice.play.modes import Mode, Setup, pad, race, shown_rules, solo, together, versus
+from hotdice.play.players import LEVELS, computer_spec, make_player
+from hotdice.store.stats import record_game
 from hotdice.store.web_models import WebGame, WebPlayer
 from hotdice.web.db import as_owner
 from hotdice.web.errors import BadRequest, Conflict, Forbidden, KeyRevealed, NotFound, Stale
@@ -531,7 +531,7 @@ def computer_step(session: Session, game_id: str, viewer_id: str, n: int, notice
     at = datetime.now(UTC)
     _refuse_once_revealed(session, loaded, viewer_id, at)
     # The computer's randomness is fixed by the game and the moment: asking again gives the same decision.
-    from hotdice.players.skilled import at_once, pending
+    from hotdice.play.players.skilled import at_once, pending
 
     rng = random.Random(f"{loaded.row.id}/{n}")
     try:
@@ -561,7 +561,7 @@ def hint(session: Session, game_id: str, viewer_id: str) -> dict[str, Any]:
 
 
 def _advice(loaded: Loaded, viewer_id: str) -> dict[str, Any]:
-    from hotdice.coach import advise, measure_now
+    from hotdice.analysis.coach import advise, measure_now
 
     if loaded.mode not in HINT_MODES:
         raise Forbidden("no hints in this mode: everyone plays on their own here")

@@ -18,7 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from hotdice.rules import Rules, RulesError
+from hotdice.game.rules import Rules, RulesError
 from hotdice.store.web_models import WebPlayer
 from hotdice.web.errors import BadRequest
 from hotdice.web.memo import Recent

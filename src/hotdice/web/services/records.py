@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy.orm import Session
 
-from hotdice.record import Record, time_text
+from hotdice.game.record import Record, time_text
 from hotdice.web.errors import Conflict
 from hotdice.web.services.games import find
 from hotdice.web.services.reveal import revealed_at

@@ -1,4 +1,4 @@
-"""A web player's statistics and records: the terminal's figures (:func:`hotdice.stats.statistics`) over that
+"""A web player's statistics and records: the terminal's figures (:func:`hotdice.store.stats.statistics`) over that
 player's games only, and the data of the two charts."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from hotdice.odds import roll_odds
-from hotdice.rules import Rules
-from hotdice.stats import FarkleRate, Stats, statistics
+from hotdice.analysis.odds import roll_odds
+from hotdice.game.rules import Rules
 from hotdice.store import GameResult
+from hotdice.store.stats import FarkleRate, Stats, statistics
 from hotdice.store.web_models import WebPlayer
 from hotdice.web.charts import Bar
 from hotdice.web.db import as_owner

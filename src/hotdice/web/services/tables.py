@@ -12,10 +12,10 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from hotdice.codes import ALPHABET
-from hotdice.engine import MAX_PLAYERS
-from hotdice.modes import together
-from hotdice.rules import Rules, RulesError
+from hotdice.game.engine import MAX_PLAYERS
+from hotdice.game.rules import Rules, RulesError
+from hotdice.play.codes import ALPHABET
+from hotdice.play.modes import together
 from hotdice.store.web_models import WebPlayer, WebTable, WebTableSeat
 from hotdice.web.db import hold
 from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound

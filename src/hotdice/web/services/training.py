@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from hotdice.rules import Rules, RulesError
-from hotdice.scoring import DiceError
-from hotdice.training import Drill, ScoringQuestion
+from hotdice.game.rules import Rules, RulesError
+from hotdice.game.scoring import DiceError
+from hotdice.play.training import Drill, ScoringQuestion
 from hotdice.web.errors import BadRequest
 
 __all__ = ["check_drill", "check_question", "drill", "question"]

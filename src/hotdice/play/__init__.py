@@ -1,0 +1,1 @@
+"""Playing: the modes of play (daily seeds, challenge codes, ranking, training) and the computer players."""

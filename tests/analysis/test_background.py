@@ -1,0 +1,177 @@
+"""The background solver: one solve per table however often it is asked for, one at a time, a bounded queue
+that says when it is full, progress rising to 100 %, rules Hard cannot solve refused with the reason; and the
+Hard player of a front end, which plays expected points until its table is ready.
+
+Small targets only (a second or two of solving each), each test its own rules: the cache folder is the test
+run's (tests/conftest.py), shared by the tests of one process.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import threading
+import time
+from collections.abc import Callable
+
+import pytest
+
+from hotdice.analysis import coach
+from hotdice.analysis.coach import advise, measure_now
+from hotdice.analysis.solver import MAX_PENALTY_TARGET, MAX_TARGET, TooLong, affordable, refusal, solved
+from hotdice.analysis.solver import background as bg
+from hotdice.analysis.solver.race import solve_race
+from hotdice.analysis.solver.two_player import solve_two_players
+from hotdice.game.engine import Game
+from hotdice.game.rules import Rules
+from hotdice.play.players.skilled import HardPlayer, MediumPlayer, at_once, pending
+
+_fresh = itertools.count()
+
+
+def fresh_rules(base: str = "farkle,target=1000") -> Rules:
+    """Rules no other test of the run has solved: a minimum bank of its own (250, 300, ... points)."""
+    while True:
+        rules = Rules.parse(f"{base},min_bank={250 + 50 * next(_fresh)}")
+        if not solved(rules):
+            return rules
+
+
+def until_ready(solver: bg.Solver, kind: bg.Kind, rules: Rules, timeout: float = 120) -> list[bg.Status]:
+    """The statuses seen, every 20 ms, until the table is ready."""
+    seen: list[bg.Status] = []
+    deadline = time.monotonic() + timeout
+    while not (status := solver.status(kind, rules) or bg.READY).ready:
+        assert time.monotonic() < deadline, f"the solve of {rules} never finished: {status}"
+        seen.append(status)
+        time.sleep(0.02)
+    return seen
+
+
+def counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The rules of every two-player solve the background solver starts."""
+    started: list[str] = []
+    real: Callable[[Rules], object] = bg.two_player_solution
+
+    def solve(rules: Rules) -> object:
+        started.append(str(rules))
+        return real(rules)
+
+    monkeypatch.setattr(bg, "two_player_solution", solve)
+    return started
+
+
+def test_asking_twice_for_one_table_solves_it_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    started = counting(monkeypatch)
+    solver = bg.Solver()
+    rules = fresh_rules()
+    first = solver.request("two", rules)
+    asked = [solver.request("two", rules) for _ in range(20)]
+    assert first.state == "queued" and all(s.state in ("queued", "solving") for s in asked)
+    seen = until_ready(solver, "two", rules)
+    assert started == [str(rules)] and solved(rules)
+    assert solver.request("two", rules) == bg.READY and started == [str(rules)]  # and never again
+    shares = [s.progress for s in seen]
+    assert shares == sorted(shares)  # progress only rises
+
+
+def test_the_solves_run_one_at_a_time_in_one_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    running: list[int] = []
+    at_once_max = [0]
+    lock = threading.Lock()
+    real: Callable[[Rules], object] = bg.two_player_solution
+
+    def solve(rules: Rules) -> object:
+        with lock:
+            running.append(threading.get_ident())
+            at_once_max[0] = max(at_once_max[0], len(running))
+        try:
+            return real(rules)
+        finally:
+            with lock:
+                running.pop()
+
+    monkeypatch.setattr(bg, "two_player_solution", solve)
+    solver = bg.Solver()
+    tables = [fresh_rules() for _ in range(3)]
+    for rules in tables:
+        solver.request("two", rules)
+    for rules in tables:
+        until_ready(solver, "two", rules)
+    assert at_once_max == [1]
+
+
+def test_the_queue_is_bounded_and_says_so() -> None:
+    solver = bg.Solver(capacity=2)
+    first, second, third = fresh_rules(), fresh_rules(), fresh_rules()
+    assert solver.request("two", first).state == "queued"
+    assert solver.request("two", second).state == "queued"
+    full = solver.request("two", third)
+    assert full.state == "full" and full.reason is not None and "2 rule sets" in full.reason
+    assert solver.status("two", third) is None  # not queued: asked again later, it may be
+    until_ready(solver, "two", second)
+    assert solver.request("two", third).state in ("queued", "solving")
+    until_ready(solver, "two", third)
+
+
+def test_progress_rises_to_one() -> None:
+    for text in ("farkle,target=1000", "farkle,target=300,three_farkles=500"):
+        shares: list[float] = []
+        solve_two_players(Rules.parse(text), progress=shares.append)
+        assert shares == sorted(shares) and shares[-1] == 1.0 and any(0 < s < 1 for s in shares), text
+    shares = []
+    solve_race(fresh_rules(), progress=shares.append)
+    assert shares == sorted(shares) and shares[-1] == 1.0 and any(0 < s < 1 for s in shares)
+
+
+def test_rules_beyond_what_hard_solves_are_refused_with_the_reason() -> None:
+    solver = bg.Solver()
+    for text, bound in ((f"farkle,target={MAX_TARGET + 50}", MAX_TARGET),
+                        (f"farkle,three_farkles=1000,target={MAX_PENALTY_TARGET + 50}", MAX_PENALTY_TARGET)):
+        rules = Rules.parse(text)
+        status = solver.request("two", rules)
+        assert status.state == "refused" and status.reason == str(refusal(rules))
+        assert refusal(rules) == TooLong(bound, rules.target, penalty=bool(rules.three_farkles))  # as data
+        assert f"up to a target of {bound}" in (status.reason or "") and not affordable(rules)
+    assert refusal(Rules.parse(f"farkle,target={MAX_TARGET}")) is None
+    assert refusal(Rules.parse(f"farkle,three_farkles=1000,target={MAX_PENALTY_TARGET}")) is None
+
+
+def test_a_front_end_hard_plays_expected_points_until_its_table_is_ready(monkeypatch: pytest.MonkeyPatch) -> None:
+    own = bg.Solver()  # no other test's solves queued before this one
+    monkeypatch.setattr(coach, "SOLVER", own)
+    rules = fresh_rules("farkle,target=1500")
+    game = Game(rules, ["you", "hard"])
+    hard = HardPlayer(random.Random(1))
+    at_once(hard)
+    measure, status = measure_now(game)  # asks the solver, as a request would
+    assert measure == "points" and status is not None and status.state in ("queued", "solving")
+    assert hard.choose(game) == advise(game, "points").best.action
+    until_ready(own, "two", rules)
+    assert measure_now(game) == ("win", bg.READY)
+
+
+def test_a_patient_hard_waits_for_its_table_and_only_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    own = bg.Solver()
+    monkeypatch.setattr(coach, "SOLVER", own)
+    rules = fresh_rules("farkle,target=1500")
+    game = Game(rules, ["you", "hard"])
+    rng = random.Random(1)
+    patient, impatient, medium = HardPlayer(rng), HardPlayer(rng), MediumPlayer(rng)
+    at_once(patient, patient=True)
+    at_once(impatient)
+    at_once(medium, patient=True)  # only Hard has a table to wait for
+    status = pending(patient, game)  # asks the solver, never solves here
+    assert status is not None and status.state in ("queued", "solving")
+    assert pending(impatient, game) is None and pending(medium, game) is None
+    until_ready(own, "two", rules)
+    assert pending(patient, game) is None and patient.choose(game) == advise(game, "win").best.action
+    failed = fresh_rules("farkle,target=1500")
+    monkeypatch.setattr(bg, "two_player_solution", lambda rules: 1 / 0)  # the solve fails
+    until_failed = Game(failed, ["you", "hard"])
+    pending(patient, until_failed)
+    deadline = time.monotonic() + 30
+    while (own.status("two", failed) or bg.READY).state != "failed":
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    assert pending(patient, until_failed) is None  # a failed solve: it plays expected points, as today

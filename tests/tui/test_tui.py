@@ -1,0 +1,806 @@
+"""The terminal game: whole seeded games played through key presses, snapshots of the main screens, French.
+
+Games are played by pressing keys only: the test reads the table (the engine's state, as the player reads
+the screen) to decide which dice to pick, then presses 1-6, r and b. Dice are seeded and the computer plays
+without pauses, so every game is the same on every run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import random
+import re
+import threading
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from textual import events
+
+from hotdice.analysis.coach import advise
+from hotdice.game.engine import Phase, Roll, bank_refusal
+from hotdice.game.rules import Rules
+from hotdice.game.variants import VARIANTS
+from hotdice.play.modes import Mode
+from hotdice.play.players import PLAYERS
+from hotdice.store import Store
+from hotdice.tui.app import HotDiceApp
+from hotdice.tui.i18n import CATALOGS, Translator, detect_language
+from hotdice.tui.screens.dialogs import GameOverScreen, combination_name
+from hotdice.tui.screens.menu import MenuScreen
+from hotdice.tui.screens.settings import SettingsScreen
+from hotdice.tui.screens.table import TableScreen
+from hotdice.tui.screens.training import TrainingScreen
+from hotdice.tui.session import SaveError, Session, computer_spec, save_path
+
+SNAPSHOTS = Path(__file__).parent / "snapshots_tui"
+UPDATE = os.environ.get("HOTDICE_UPDATE_SNAPSHOTS") == "1"
+NOON = datetime(2025, 3, 14, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Statistics, settings and the saved game of each test in a folder of its own; English by default."""
+    monkeypatch.setenv("HOTDICE_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    yield tmp_path
+
+
+def make_app(rules: str = "farkle", lang: str = "en", **kwargs: object) -> HotDiceApp:
+    options: dict[str, object] = {
+        "dice_seed": b"tui tests", "pace": 0.0, "now": NOON, "rng": random.Random(7), "warm": False
+    }
+    options.update(kwargs)
+    return HotDiceApp(rules=Rules.parse(rules), lang=lang, **options)  # type: ignore[arg-type]
+
+
+def screen_text(app: HotDiceApp) -> str:
+    """The screen as plain text, as a terminal shows it (the SVG screenshot's content without styles)."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True, record=True,
+                      color_system="truecolor", legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return "\n".join(line.rstrip() for line in console.export_text().splitlines())
+
+
+def check_snapshot(name: str, text: str) -> None:
+    path = SNAPSHOTS / f"{name}.txt"
+    if UPDATE or not path.exists():
+        SNAPSHOTS.mkdir(exist_ok=True)
+        path.write_text(text + "\n", encoding="utf-8")
+        if not UPDATE:
+            pytest.fail(f"snapshot {path.name} was missing and has been written: check it and run again")
+    assert text + "\n" == path.read_text(encoding="utf-8"), f"screen differs from {path.name}:\n{text}"
+
+
+async def settle(pilot: object) -> None:
+    """Let the app draw and every worker (the computer, the coach) finish."""
+    app = pilot.app  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+    await app.workers.wait_for_complete()
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+_CHARS = {"space": " ", "enter": "\r", "escape": "\x1b", "tab": "\t", "question_mark": "?", "comma": ","}
+
+
+async def press(pilot: object, *keys: str) -> None:
+    """Press keys as the terminal sends them, in order, then let the app settle.
+
+    The keys go to the app as one batch of key events (Pilot's ``press`` idles after every key, which would
+    make whole games take minutes); they are handled one after the other, as typed.
+    """
+    app = pilot.app  # type: ignore[attr-defined]
+    for key in keys:
+        name = {" ": "space", ",": "comma", "?": "question_mark"}.get(key, key)
+        char = _CHARS.get(name, name if len(name) == 1 else None)
+        app.post_message(events.Key(name, char))
+    await settle(pilot)
+
+
+async def menu(pilot: object, item: str) -> None:
+    """Choose a menu item by moving down to it and pressing Enter, as a player does."""
+    app = pilot.app  # type: ignore[attr-defined]
+    assert isinstance(app.screen, MenuScreen)
+    options = app.screen.query_one("#menu-options")
+    ids = [o.id for o in options.options]
+    await press(pilot, "home", *["down"] * ids.index(item), "enter")
+
+
+def table(app: HotDiceApp) -> TableScreen:
+    screens = [s for s in app.screen_stack if isinstance(s, TableScreen)]
+    assert screens, f"no table on screen: {app.screen_stack}"
+    return screens[-1]
+
+
+def keys_for(screen: TableScreen, threshold: int) -> list[str]:
+    """The keys a simple player presses now: pick the best set-aside, bank from ``threshold``, else roll."""
+    game = screen.session.game
+    if game.phase is Phase.SET_ASIDE:
+        assert game.roll is not None
+        best = game.options()[0]
+        left, keys = list(best.keep), []
+        for i, face in enumerate(game.roll):
+            if face in left:
+                left.remove(face)
+                keys.append(str(i + 1))
+        banks = game.turn_total + best.points >= threshold and screen.bank_after(best) is None
+        return [*keys, "b" if banks else "r"]
+    return ["b" if game.turn_total >= threshold and game.why_not_bank() is None else "r"]
+
+
+async def play_to_the_end(pilot: object, threshold: int = 350, limit: int = 3000) -> TableScreen:
+    app = pilot.app  # type: ignore[attr-defined]
+    screen = table(app)
+    for _ in range(limit):
+        if screen.session.game.outcome is not None:
+            break
+        assert screen.human_to_act(), "the human should be asked to act"
+        await press(pilot, *keys_for(screen, threshold))
+    assert screen.session.game.outcome is not None, "the game did not end"
+    return screen
+
+
+def recorded() -> list[tuple[str, int, bool, str | None]]:
+    from hotdice.store import GameResult
+
+    with Store() as store, store.session() as session:
+        return [(g.mode, g.score, g.official, g.opponent) for g in session.query(GameResult).order_by(GameResult.id)]
+
+
+# -- whole games through the keys ----------------------------------------------------------------
+
+
+def test_solo_ten_turns_played_with_keys() -> None:
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "solo")
+            screen = await play_to_the_end(pilot)
+            game = screen.session.game
+            assert game.turns_played == (10,)
+            assert isinstance(app.screen, GameOverScreen)
+            text = screen_text(app)
+            assert "Game over" in text and "in 10 turns" in text and "Recorded in your statistics" in text
+            assert recorded() == [("solo", game.scores[0], True, None)]
+            # Every roll of the game is the seeded one, and the log told each of them.
+            rolls = [step for step in game.history if isinstance(step.move, Roll)]
+            assert len(rolls) >= 10
+            await press(pilot, "escape")
+            assert isinstance(app.screen, MenuScreen)
+            assert not save_path().exists()
+
+    asyncio.run(run())
+
+
+def test_against_the_computer_plays_its_turns_step_by_step() -> None:
+    async def run() -> None:
+        app = make_app("farkle,target=2000")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "versus-easy")
+            screen = await play_to_the_end(pilot)
+            session = screen.session
+            game = session.game
+            assert session.mode is Mode.VERSUS and session.computer is not None
+            assert session.computer.name == computer_spec("easy")
+            assert game.turns_played[1] >= 1, "the computer played"
+            log = "\n".join(str(line.text) for line in screen.query_one("#log").lines)
+            assert "Computer: rolls" in log
+            assert any(line.startswith(("Computer: banks", "Computer: FARKLE")) for line in log.splitlines())
+            text = screen_text(app)
+            assert "You win!" in text or "Computer wins" in text
+            assert recorded() == [("versus", game.scores[0], True, session.computer.name)]
+
+    asyncio.run(run())
+
+
+def test_the_log_tells_the_scores_and_turn_totals_the_game_had() -> None:
+    """Each bank's score in the log is the sum of that player's banks; each turn total, of the turn's set-asides."""
+    async def run() -> None:
+        app = make_app("farkle,target=2000")
+        async with app.run_test(size=(200, 60)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "versus-easy")
+            screen = await play_to_the_end(pilot)
+            game = screen.session.game
+            log = [str(line.text) for line in screen.query_one("#log").lines]
+            scores: dict[str, int] = {}
+            total = 0
+            number = r"(\d{1,3}(?:,\d{3})*)"  # 2,250
+
+            def read(text: str) -> int:
+                return int(text.replace(",", ""))
+
+            for line in log:
+                if found := re.fullmatch(rf"(\w+): banks {number}, score {number}", line):
+                    scores[found[1]] = scores.get(found[1], 0) + read(found[2])
+                    assert scores[found[1]] == read(found[3]), line
+                elif found := re.fullmatch(rf"\w+: sets aside [\d ]+ for {number} \(turn total {number}\)", line):
+                    total += read(found[1])
+                    assert total == read(found[2]), line
+                elif line.startswith("—"):
+                    total = 0
+            assert sorted(scores.values()) == sorted(s for s in game.scores if s)
+
+    asyncio.run(run())
+
+
+def test_computer_turn_is_paced_and_skippable() -> None:
+    async def run() -> None:
+        app = make_app("farkle,target=2000", pace=30.0)  # far slower than the test: only a skip ends it
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "versus-medium")
+            screen = table(app)
+            while screen.session.game.current == 0:
+                await pilot.press(*keys_for(screen, 50))  # no waiting for the computer: it would take minutes
+                await pilot.pause()
+            assert screen.computer_running
+            assert "space skip" in screen_text(app)
+            await pilot.press("space")
+            await settle(pilot)
+            assert not screen.computer_running
+            assert screen.session.game.current == 0 or screen.session.game.outcome is not None
+
+    asyncio.run(run())
+
+
+def test_play_together_with_roll_off() -> None:
+    async def run() -> None:
+        app = make_app("farkle,target=1500")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "together")
+            names = app.screen.query_one("#names")
+            names.value = ""
+            await pilot.press(*"Ann, Bob, Cy", "tab", "space", "shift+tab", "enter")
+            await settle(pilot)
+            screen = table(app)
+            game = screen.session.game
+            assert game.players == ("Ann", "Bob", "Cy")
+            off = screen.session.setup.roll_off
+            assert off is not None and game.first == off.first
+            log = "\n".join(str(line.text) for line in screen.query_one("#log").lines)
+            assert "Roll for first player" in log and f"{game.players[off.first]} starts" in log
+            await play_to_the_end(pilot, threshold=300)
+            assert len(recorded()) == 1 and recorded()[0][0] == "together"
+            text = screen_text(app)
+            assert "wins!" in text or "share the win" in text
+
+    asyncio.run(run())
+
+
+def test_daily_is_official_once_then_unofficial() -> None:
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "daily")
+            first = await play_to_the_end(pilot, threshold=50)
+            assert first.session.setup.day == NOON.date()
+            await press(pilot, "enter")  # play again: the same dice, already seen
+            second = await play_to_the_end(pilot, threshold=50)
+            assert second.session.game.history == first.session.game.history, "same dice, same play"
+            assert "unofficial" in screen_text(app)
+            assert [(mode, official) for mode, _, official, _ in recorded()] == [("daily", True), ("daily", False)]
+
+    asyncio.run(run())
+
+
+def test_score_pad_takes_typed_dice_and_refuses_bad_ones() -> None:
+    async def run() -> None:
+        app = make_app("farkle,target=1000")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "pad")
+            names = app.screen.query_one("#names")
+            names.value = ""
+            await press(pilot, *"Ann, Bob", "enter")
+            screen = table(app)
+            await press(pilot, "r")
+            assert app.focused is screen.query_one("#pad-input")
+            await press(pilot, *"1127", "enter")
+            assert "'7' is not a die" in screen_text(app)
+            screen.query_one("#pad-input").value = ""
+            await press(pilot, *"111155", "enter")  # 1000 + 100 + 100: six dice score, hot dice
+            assert screen.session.game.roll == (1, 1, 1, 1, 5, 5)
+            await press(pilot, *"123456", "b")
+            assert screen.session.game.scores == (1200, 0)
+            assert screen.session.game.current == 1
+
+    asyncio.run(run())
+
+
+def test_training_quiz_and_drill_never_recorded() -> None:
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "training")
+            screen = app.screen
+            assert isinstance(screen, TrainingScreen)
+            for _ in range(3):  # answer the quiz right: pick the best set-aside's dice
+                q = screen.question
+                assert q is not None
+                best = q.best_set_aside
+                left, keys = list(best or ()), []
+                for i, face in enumerate(q.roll):
+                    if face in left:
+                        left.remove(face)
+                        keys.append(str(i + 1))
+                await press(pilot, *keys, "enter")
+                assert "Right!" in screen_text(app)
+                await press(pilot, "n")
+            await press(pilot, "1", "enter") if screen.question and screen.question.best_set_aside else None
+            await press(pilot, "t")
+            for _ in range(3):  # the drills: answer what the exact values say
+                d = screen.drill
+                assert d is not None
+                await press(pilot, "r" if d.roll_value > d.bank_value else "b")
+                assert "Right!" in screen_text(app)
+                await press(pilot, "n")
+            assert screen.right >= 6
+            await press(pilot, "escape")
+            assert isinstance(app.screen, MenuScreen)
+        assert recorded() == []
+
+    asyncio.run(run())
+
+
+def test_friend_challenge_create_then_join() -> None:
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "challenge-new")
+            code = str(app.screen.challenge.code)  # type: ignore[attr-defined]
+            assert code in screen_text(app)
+            await press(pilot, "enter")
+            first = table(app)
+            assert first.session.setup.challenge is not None and first.session.setup.challenge.code == code
+            await press(pilot, "r")
+            roll = first.session.game.roll
+            await press(pilot, "q")  # saved, back to the menu
+            await menu(pilot, "challenge-join")
+            typo = code[:-1] + ("0" if code[-1] != "0" else "1")
+            await press(pilot, *typo, "enter")
+            assert "has a typo" in screen_text(app)
+            app.screen.query_one("#code").value = ""
+            await press(pilot, *code.lower(), "enter")
+            second = table(app)
+            await press(pilot, "r")
+            assert second.session.game.roll == roll, "the same code, the same dice"
+
+    asyncio.run(run())
+
+
+def test_quitting_saves_and_resume_continues() -> None:
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "solo")
+            screen = table(app)
+            for _ in range(7):
+                await press(pilot, *keys_for(screen, 400))
+            history = list(screen.session.game.history)
+            await press(pilot, "q")
+            assert save_path().exists()
+            assert "Resume the saved game (Solo, ten turns" in screen_text(app)
+        resumed = Session.load()
+        assert list(resumed.game.history) == history and resumed.resumed
+        app = make_app(resume=resumed)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            screen = table(app)
+            assert list(screen.session.game.history) == history
+            await play_to_the_end(pilot)
+        assert not save_path().exists(), "a resumed game that ends clears the save"
+        assert [mode for mode, *_ in recorded()] == ["solo"]
+        with pytest.raises(SaveError, match="no saved game"):
+            Session.load()
+
+    asyncio.run(run())
+
+
+def test_ctrl_q_in_a_game_saves_it() -> None:
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "versus-easy")
+            await press(pilot, "r")
+            await pilot.press("ctrl+q")
+        assert Session.load().mode is Mode.VERSUS
+
+    asyncio.run(run())
+
+
+def test_table_shows_legality_risk_and_refusals_from_the_engine() -> None:
+    async def run() -> None:
+        app = make_app("farkle,entry=500")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "solo")
+            screen = table(app)
+            await press(pilot, "b")
+            assert "nothing to bank yet: roll first" in screen_text(app)
+            await press(pilot, "r")
+            game = screen.session.game
+            assert game.roll is not None
+            # Pick a die that does not score alone (if any), then look at what the table says.
+            lonely = next((i for i, f in enumerate(game.roll) if f not in (1, 5) and game.roll.count(f) < 3), None)
+            if lonely is not None:
+                await press(pilot, str(lonely + 1))
+                assert "do not all score" in screen_text(app)
+                await press(pilot, "r")
+                assert "do not all score" in screen_text(app)
+                assert game.phase is Phase.SET_ASIDE, "an illegal selection changes nothing"
+                await press(pilot, str(lonely + 1))
+            one = game.roll.index(1) if 1 in game.roll else game.roll.index(5)
+            await press(pilot, str(one + 1))
+            text = screen_text(app)
+            assert "✓" in text
+            assert "farkle risk 7.7%" in text  # five dice left: 600/7776 (seed 003's table)
+            reason = bank_refusal(game.rules, score=0, turn_total=100 if game.roll[one] == 1 else 50, entered=False,
+                                  hot_dice=False, must_validate=False)
+            assert reason is not None and "needs 500" in str(reason)
+            await press(pilot, "b")
+            assert game.phase is Phase.SET_ASIDE, "the refused bank set nothing aside"
+            assert "the first bank needs 500 in one turn" in screen_text(app)
+
+    asyncio.run(run())
+
+
+def test_hint_gives_the_coach_choices_best_first() -> None:
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "solo")
+            screen = table(app)
+            await press(pilot, "r", "h")
+            text = screen_text(app)
+            assert "Coach (expected points of the turn)" in text and "▸" in text and "best" in text
+            advice = advise(screen.session.game)
+            shown = next(line for line in text.splitlines() if "▸" in line)
+            assert str(advice.best.keep).replace("", " ").strip() in shown
+            # Banking right after the first set-aside of a turn is worth exactly its points (hand-worked).
+            for choice in advice.choices:
+                if choice.then == "bank":
+                    option = next(o for o in screen.session.game.options() if o.keep == choice.keep)
+                    assert choice.value == option.points
+            await press(pilot, "h", *keys_for(screen, 10_000))
+            assert "Coach (" not in screen_text(app), "the advice goes once the game moves on"
+
+    asyncio.run(run())
+
+
+# -- snapshots -------------------------------------------------------------------------------------
+
+
+def test_snapshot_menu() -> None:
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            check_snapshot("menu", screen_text(app))
+
+    asyncio.run(run())
+
+
+def test_snapshot_table() -> None:
+    async def run() -> None:
+        app = make_app("farkle,entry=500")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "versus-hard")
+            await press(pilot, "r", "1", "right", "right")
+            check_snapshot("table", screen_text(app))
+
+    asyncio.run(run())
+
+
+def test_snapshot_statistics() -> None:
+    async def run() -> None:
+        app = make_app("farkle,target=1000")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "solo")
+            await play_to_the_end(pilot)
+            await press(pilot, "escape")
+            await menu(pilot, "race")
+            await play_to_the_end(pilot)
+            await press(pilot, "escape")
+            await menu(pilot, "stats")
+            check_snapshot("statistics", screen_text(app))
+
+    asyncio.run(run())
+
+
+# -- settings, languages, colour -------------------------------------------------------------------
+
+
+def test_settings_house_rules_and_rules_string() -> None:
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "settings")
+            assert isinstance(app.screen, SettingsScreen)
+            options = app.screen.query_one("#settings-list")
+            ids = [o.id for o in options.options]
+            await press(pilot, *["down"] * ids.index("entry"), "enter", "enter")  # none -> 350 -> 500
+            assert str(app.rules) == "farkle,entry=500"
+            await press(pilot, "up")  # the end of the game, just above the entry
+            assert options.highlighted_option.id == "end"
+            await press(pilot, *["down"] * (ids.index("rule_4900") - ids.index("end")), "enter")
+            assert "Not allowed" in screen_text(app) and str(app.rules) == "farkle,entry=500"
+            rules_input = app.screen.query_one("#settings-rules")
+            rules_input.focus()
+            rules_input.value = "5000-fr,entry=1000"
+            await press(pilot, "enter")
+            assert str(app.rules) == "5000-fr,entry=1000"
+            rules_input.value = "farkle,entry=20000"
+            await press(pilot, "enter")
+            assert "entry=20000 is not allowed" in screen_text(app) and str(app.rules) == "5000-fr,entry=1000"
+            options.focus()
+            await press(pilot, "home", "enter")  # language: en -> fr
+            assert app.t.lang == "fr" and "Réglages" in screen_text(app)
+            await press(pilot, "escape")
+            assert "Solo : dix tours" in screen_text(app)
+        again = make_app(lang=None)  # the settings are kept for next time
+        again.rules = again.rules  # built from the saved settings
+        assert again.t.lang == "fr" and str(Rules.parse(again.prefs.rules)) == "5000-fr,entry=1000"
+
+    asyncio.run(run())
+
+
+def test_french_table_and_engine_messages() -> None:
+    async def run() -> None:
+        app = make_app("farkle,entry=500", lang="fr")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "solo")
+            await press(pilot, "b")
+            text = screen_text(app)
+            assert "rien à encaisser : lancez d'abord" in text
+            assert "risque de Farkle 2,3\u00a0%" in text
+            await press(pilot, "r", "question_mark")
+            assert "Barème" in screen_text(app) and "Trois 1" in screen_text(app)
+
+    asyncio.run(run())
+
+
+def test_catalogs_match() -> None:
+    en, fr = CATALOGS["en"], CATALOGS["fr"]
+    assert set(en) == set(fr)
+    fields = re.compile(r"\{(\w*)")
+    for key in en:
+        assert set(fields.findall(en[key])) == set(fields.findall(fr[key])), key
+
+
+def test_key_lines_and_legends_fit_80_columns() -> None:
+    for lang, catalog in CATALOGS.items():
+        t = Translator(lang)
+        for key, text in catalog.items():
+            if key.endswith(("keys", "keys_quiz", "keys_drill", "keys_computer", "keys_over")):
+                assert len(text.format(n=6)) <= 78, (lang, key)
+        for legend in (t("table.on_board"), t("table.not_on_board", entry=t.number(1000)), t("table.farkles_row")):
+            assert len(legend) <= 24, (lang, legend)  # the scoreboard's width inside its border
+
+
+def test_every_bank_refusal_is_translated() -> None:
+    t = Translator("fr")
+    seen = set()
+    for variant in VARIANTS:
+        rules = variant.rules
+        exact = rules.replace(end=rules.end) if not rules.five_1s_win else rules.replace(rule_4900=True)
+        for r in (rules, exact, rules.replace(min_bank=300)):
+            for total in (0, 50, 250, 700, 4900):
+                for entered in (False, True):
+                    for hot in (False, True):
+                        for validate in (False, True):
+                            reason = bank_refusal(r, score=0 if total < 4900 else 50, turn_total=total,
+                                                  entered=entered, hot_dice=hot, must_validate=validate)
+                            if reason is not None:
+                                seen.add(reason)
+    assert len(seen) >= 5
+    for reason in seen:
+        assert t.refusal(reason) != str(reason), f"no French for: {reason}"
+
+
+def test_scoring_table_names_are_translated() -> None:
+    from hotdice.game.rules import Kinds
+    from hotdice.game.scoring import scoring_table
+
+    t = Translator("fr")
+    for variant in VARIANTS:
+        for kinds in Kinds:
+            six = {"four_kind_pair": 1500} if variant.rules.dice == 6 else {}  # refused with five dice
+            rules = variant.rules.replace(kinds=kinds, low_straight=500, high_straight=750, **six)
+            for line in scoring_table(rules):
+                assert combination_name(t, line) != line.name, line
+
+
+def test_language_from_the_locale() -> None:
+    assert detect_language({"LANG": "fr_FR.UTF-8"}) == "fr"
+    assert detect_language({"LC_ALL": "en_GB.UTF-8", "LANG": "fr_FR.UTF-8"}) == "en"
+    assert detect_language({}) == "en"
+    assert Translator("fr").number(10_000) == "10\u00a0000" and Translator("en").number(10_000) == "10,000"
+
+
+def test_no_color_keeps_the_meaning(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+
+    async def run() -> None:
+        app = make_app()
+        assert app.no_color
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "solo")
+            await press(pilot, "r", "1")
+            text = screen_text(app)
+            assert "›1‹✓" in text, "the picked die is marked without colour"
+
+    asyncio.run(run())
+
+
+def test_levels_are_the_registered_players() -> None:
+    from hotdice.play.modes import versus
+
+    for level in ("easy", "medium", "hard"):
+        assert computer_spec(level) == level and level in PLAYERS
+        session = Session(versus(Rules()), level=level)
+        assert session.computer is not None and session.computer.name == level
+    with pytest.raises(ValueError, match="unknown level"):
+        computer_spec("greedy")
+
+
+def test_cli_play_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    from hotdice.cli import main
+
+    for argv, message in (
+        (["play", "--lang", "de"], "--lang de: the languages are fr and en"),
+        (["play", "--resume"], "no saved game to resume"),
+        (["play", "--rules", "farkle,entry=7"], "bad rules"),
+        (["play"], "needs a terminal"),
+    ):
+        with pytest.raises(SystemExit) as stop:
+            main(argv)
+        assert stop.value.code == 2
+        err = capsys.readouterr().err
+        assert err.startswith("hotdice: error: ") and message in err and err.count("\n") == 1
+
+
+def test_hard_is_refused_with_the_reason_for_rules_it_cannot_solve() -> None:
+    async def run() -> None:
+        app = make_app("farkle,target=20000")
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "versus-hard")
+            assert isinstance(app.screen, MenuScreen)  # no game started
+            said = [n.message for n in app._notifications]
+            assert said == ["Hard cannot play these rules exactly: Hard solves games up to a target of 10000; "
+                            "target=20000 would take too long to solve. Choose Medium."]
+
+    asyncio.run(run())
+
+
+def test_the_table_shows_how_far_hard_has_worked_out_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hotdice.analysis.solver import background
+    from tests.analysis.test_background import fresh_rules
+
+    hold = threading.Event()  # the solve waits for the first look: a quiet machine solves 1500 in a second
+    real = background.two_player_solution
+
+    def held(rules: Rules) -> object:
+        hold.wait(60)
+        return real(rules)
+
+    monkeypatch.setattr(background, "two_player_solution", held)
+
+    async def run() -> None:
+        app = make_app(str(fresh_rules("farkle,target=1500")), warm=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "versus-hard")
+            shown = screen_text(app)  # as the game opens: the solve was asked for, not waited for
+            assert "Hard is working out these rules:" in shown and "expected points" in shown, shown
+            hold.set()
+            screen = table(app)
+            deadline = time.monotonic() + 120
+            while screen.hard_status is None or not screen.hard_status.ready:
+                assert time.monotonic() < deadline, "the background solve never finished"
+                await pilot.pause(0.1)
+            await pilot.pause(0.1)
+            assert "Hard is working out" not in screen_text(app)
+
+    asyncio.run(run())
+
+
+def test_hard_waits_for_its_exact_play_when_the_settings_say_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hotdice.analysis.solver import background
+    from hotdice.game.engine import Game
+    from hotdice.game.scoring import parse_dice
+    from hotdice.tui.prefs import Prefs
+    from tests.analysis.test_background import fresh_rules
+
+    hold = threading.Event()
+    real = background.two_player_solution
+
+    def held(rules: Rules) -> object:
+        hold.wait(60)
+        return real(rules)
+
+    monkeypatch.setattr(background, "two_player_solution", held)
+    rules = fresh_rules("farkle,target=1500")
+
+    async def keys(pilot: object, *names: str) -> None:
+        """Keys pressed without waiting for the workers: the computer's waits for the held solve."""
+        app = pilot.app  # type: ignore[attr-defined]
+        for name in names:
+            app.post_message(events.Key(name, _CHARS.get(name, name if len(name) == 1 else None)))
+        await pilot.pause(0.05)  # type: ignore[attr-defined]
+
+    async def run() -> None:
+        app = make_app(str(rules), warm=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "settings")
+            ids = [o.id for o in app.screen.query_one("#settings-list").options]
+            await press(pilot, *["down"] * ids.index("hard_waits"), "enter", "escape")
+            assert app.prefs.hard_waits and Prefs.load().hard_waits  # kept for next time
+            await menu(pilot, "versus-hard")
+            screen = table(app)
+            assert screen.session.waits
+            shown = screen_text(app)
+            assert "Hard is working out these rules:" in shown and "it waits for its exact play" in shown, shown
+            deadline = time.monotonic() + 60
+            while not screen.session.computer_to_act():  # the player's own turn is not held
+                assert time.monotonic() < deadline
+                await keys(pilot, *keys_for(screen, 300))
+            start = len(screen.session.game.history)
+            for _ in range(5):  # the computer holds its move, thinking, while the UI goes on
+                await pilot.pause(0.1)
+                assert len(screen.session.game.history) == start and screen.thinking
+            shown = screen_text(app)
+            assert "is thinking" in shown and "it waits for its exact play" in shown, shown
+            hold.set()
+            deadline = time.monotonic() + 120
+            while len(screen.session.game.history) == start:
+                assert time.monotonic() < deadline, "Hard never played"
+                await pilot.pause(0.1)
+            await settle(pilot)
+            record = screen.session.record()
+        # Every move of the computer's turn that waited is the exact one (the chance to win).
+        game = Game(Rules.parse(record.rules), players=record.players, first=record.first)
+        checked = 0
+        for k, line in enumerate(record.history):
+            if k >= start and game.to_act == 1:
+                advice = advise(game)
+                probe = Game(game.rules, players=record.players, first=record.first)
+                for earlier in record.history[:k]:
+                    apply_line(probe, earlier)
+                probe.apply(advice.best.action)
+                assert advice.measure == "win" and str(probe.history[-1]) == line, (k, line, advice)
+                checked += 1
+            elif k > start and game.to_act == 0:
+                break
+            apply_line(game, line)
+        assert checked >= 1
+
+    def apply_line(game: Game, line: str) -> None:
+        if line.startswith("dice "):
+            game.apply_roll(parse_dice(line[len("dice "):], game.rules.dice))
+        else:
+            game.apply(line)
+
+    asyncio.run(run())
