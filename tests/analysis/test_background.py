@@ -30,9 +30,15 @@ _fresh = itertools.count()
 
 
 def fresh_rules(base: str = "farkle,target=1000") -> Rules:
-    """Rules no other test of the run has solved: a minimum bank of its own (250, 300, ... points)."""
+    """Rules no other test of the run has solved: a minimum bank of its own (250, 300, ... points, below the
+    target), then the same with hot dice that must be rolled."""
     while True:
-        rules = Rules.parse(f"{base},min_bank={250 + 50 * next(_fresh)}")
+        k = next(_fresh)
+        target = Rules.parse(base).target
+        banks = (target - 250) // 50
+        if k >= 2 * banks:
+            raise AssertionError(f"no unsolved rules left under {base}: use another base")
+        rules = Rules.parse(f"{base},min_bank={250 + 50 * (k % banks)}{',hot_dice=must' if k >= banks else ''}")
         if not solved(rules):
             return rules
 
