@@ -577,7 +577,7 @@ def advise_command(
             game = Game.from_position(r, at)
         except ValueError as exc:
             raise BadInput(f"--position: {exc}") from None
-        seat, banked, turn, n = game.to_act, list(game.scores), game.turn_total, game.dice_to_roll
+        seat, banked, turn, n = game.to_act, list(game.scores), game.turn_total, game.dice_in_hand
         roll = _read_roll(dice, r) if dice else None
         if not isinstance(seat, int) and (seat is not CHANCE or roll is None):
             raise BadInput("--position: the game is over" if seat is not CHANCE else

@@ -47,7 +47,7 @@ def test_position_is_reached_through_the_engine(text: str, scores: tuple[int, ..
     game = position(rules, scores, turn_total=total, dice_in_hand=dice)
     assert game.scores == scores
     assert game.entered == tuple(s > 0 or rules.entry == 0 for s in scores)
-    assert (game.to_act, game.phase, game.turn_total, game.dice_to_roll) == (0, Phase.DECIDE, total, dice)
+    assert (game.to_act, game.phase, game.turn_total, game.dice_in_hand) == (0, Phase.DECIDE, total, dice)
     assert game.hot_dice == (total > 0 and dice == rules.dice)
     assert game.legal_actions()
 

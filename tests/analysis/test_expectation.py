@@ -231,7 +231,7 @@ def simulate_turns(rules: Rules, turns: int, entered: bool, seed: str) -> list[i
                 g.apply(keep[key])
             else:
                 rolling = tv.should_roll(
-                    g.turn_total, g.dice_to_roll, entered=entered, hot_dice=g.hot_dice, must_validate=g.must_validate
+                    g.turn_total, g.dice_in_hand, entered=entered, hot_dice=g.hot_dice, must_validate=g.must_validate
                 )
                 g.play(ROLL if rolling else BANK, dice)
         out.append(g.scores[0])
@@ -282,7 +282,7 @@ def test_may_bank_and_state_changes_agree_with_the_engine(rules: Rules) -> None:
                 g.apply(option.keep)
                 set_asides += 1
                 if g.turn == turn and g.outcome is None:
-                    assert after_set_aside(rules, option) == (g.dice_to_roll, g.hot_dice, g.must_validate)
+                    assert after_set_aside(rules, option) == (g.dice_in_hand, g.hot_dice, g.must_validate)
                 continue
             refusal = g.why_not_bank()
             mine = may_bank(

@@ -55,10 +55,10 @@ def kinds(g: Game) -> list[EventKind]:
 
 def test_a_turn_roll_set_aside_bank() -> None:
     g = do(game(), "roll 111234", "keep 111")
-    assert g.turn_total == 1000 and g.dice_to_roll == 3 and g.phase is Phase.DECIDE
+    assert g.turn_total == 1000 and g.dice_in_hand == 3 and g.phase is Phase.DECIDE
     assert g.legal_actions() == [ROLL, BANK]
     do(g, "bank")
-    assert g.scores == (1000, 0) and g.current == 1 and g.turn_total == 0 and g.dice_to_roll == 6
+    assert g.scores == (1000, 0) and g.current == 1 and g.turn_total == 0 and g.dice_in_hand == 6
 
 
 def test_farkle_loses_the_turn_total_not_the_score() -> None:
@@ -120,7 +120,7 @@ def test_unreadable_actions_and_dice() -> None:
 
 def test_hot_dice_optional_in_farkle() -> None:
     g = do(game(), "roll 111555", "keep 111555")
-    assert g.hot_dice and g.dice_to_roll == 6 and g.turn_total == 2500
+    assert g.hot_dice and g.dice_in_hand == 6 and g.turn_total == 2500
     assert g.legal_actions() == [ROLL, BANK]
     do(g, "roll 123456", "keep 123456", "bank")  # hot dice again, then bank
     assert g.scores == (4000, 0)
@@ -129,12 +129,12 @@ def test_hot_dice_optional_in_farkle() -> None:
 
 def test_hot_dice_over_several_rolls() -> None:
     g = do(game(), "roll 122346", "keep 1", "roll 55234", "keep 55", "roll 111", "keep 111")
-    assert g.hot_dice and g.dice_to_roll == 6 and g.turn_total == 1200
+    assert g.hot_dice and g.dice_in_hand == 6 and g.turn_total == 1200
 
 
 def test_hot_dice_must_be_rolled_in_5000() -> None:
     g = do(game("5000"), "roll 12345", "keep 12345")
-    assert g.hot_dice and g.dice_to_roll == 5 and g.legal_actions() == [ROLL]
+    assert g.hot_dice and g.dice_in_hand == 5 and g.legal_actions() == [ROLL]
     with pytest.raises(IllegalMoveError, match="hot dice must be rolled again"):
         g.apply(BANK)
     do(g, "roll 16234", "keep 1", "bank")
@@ -206,7 +206,7 @@ def test_a_failed_validation_loses_the_turn() -> None:
 
 def test_a_full_hand_must_be_validated_with_all_six_dice() -> None:
     g = do(game("5000-fr-6"), "roll 111555", "keep 111555")
-    assert g.turn_total == 1500 and g.dice_to_roll == 6 and g.legal_actions() == [ROLL]
+    assert g.turn_total == 1500 and g.dice_in_hand == 6 and g.legal_actions() == [ROLL]
     do(g, "roll 123466", "keep 1", "bank")
     assert g.scores == (1600, 0)
 

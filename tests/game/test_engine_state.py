@@ -37,7 +37,7 @@ from tests.game.test_engine_stateful import GameMachine
 def state(g: Game) -> tuple[Any, ...]:
     """Everything a position holds (not the history, the events, nor this turn's set-asides)."""
     return (g.phase, g.current, g.first, g.turn_limit, g.scores, g.entered, g.farkles_in_row, g.turns_played,
-            g.turn, g.rolls_this_turn, g.turn_total, g.dice_to_roll, g.roll, g.options(), g.must_validate,
+            g.turn, g.rolls_this_turn, g.turn_total, g.dice_in_hand, g.roll, g.options(), g.must_validate,
             g.hot_dice, g.last_round_by, g.outcome, g.to_act)
 
 
@@ -90,8 +90,8 @@ class StateMachine(GameMachine):
             if a.is_over:
                 break
             if a.phase is Phase.CHANCE:
-                dice = data.draw(st.lists(st.sampled_from([1, 1, 2, 3, 4, 5, 5, 6]), min_size=a.dice_to_roll,
-                                          max_size=a.dice_to_roll))
+                dice = data.draw(st.lists(st.sampled_from([1, 1, 2, 3, 4, 5, 5, 6]), min_size=a.dice_in_hand,
+                                          max_size=a.dice_in_hand))
                 for t in twins:
                     t.apply_roll(dice)
             else:
@@ -128,7 +128,7 @@ class StateMachine(GameMachine):
         g = self.game
         outcomes = g.chance_outcomes()
         assert sum(p for _, p in outcomes) == 1
-        assert {len(roll) for roll, _ in outcomes} == {g.dice_to_roll}
+        assert {len(roll) for roll, _ in outcomes} == {g.dice_in_hand}
 
 
 TestState = StateMachine.TestCase

@@ -101,7 +101,7 @@ def snapshot(game: Game) -> dict[str, Any]:
         "farkles_in_row": game.farkles_in_row,
         "turns_played": game.turns_played,
         "turn_total": game.turn_total,
-        "dice_to_roll": game.dice_to_roll,
+        "dice_to_roll": game.dice_in_hand,
         "roll": game.roll,
         "set_aside": list(game.set_aside),
         "must_validate": game.must_validate,
@@ -182,7 +182,7 @@ def test_replay_while_dice_are_rolled() -> None:
     assert live.phase is Phase.CHANCE
     rebuilt = replay(record_of(live, seed=b"x"))
     assert snapshot(rebuilt) == snapshot(live)
-    roll = dice.roll(live.dice_to_roll, live.turn, live.rolls_this_turn)
+    roll = dice.roll(live.dice_in_hand, live.turn, live.rolls_this_turn)
     live.apply_roll(roll)
     rebuilt.apply_roll(roll)
     assert snapshot(rebuilt) == snapshot(live)

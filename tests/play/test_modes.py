@@ -61,7 +61,7 @@ def play_well(setup: Setup, max_actions: int = 5000) -> Setup:
             setup.play(best.keep if best is not None and best.keep in allowed else game.options()[0].keep)
         else:
             rolling = game.why_not_bank() is not None or tv.should_roll(
-                game.turn_total, game.dice_to_roll, entered=entered, hot_dice=game.hot_dice
+                game.turn_total, game.dice_in_hand, entered=entered, hot_dice=game.hot_dice
             )
             setup.play(ROLL if rolling else BANK)
     raise AssertionError("the game did not end")
@@ -447,11 +447,11 @@ def test_drills_against_the_plain_recursive_search() -> None:
     rng = random.Random(17)
     for _ in range(150):
         drill = Drill.random(rules, rng)
-        rolling = ref_roll(drill.turn_total, drill.dice, drill.entered)
+        rolling = ref_roll(drill.turn_total, drill.dice_in_hand, drill.entered)
         bank = drill.turn_total
         match = EXPLANATION.fullmatch(drill.explanation)
         assert match is not None, drill.explanation
-        assert int(match[1]) == drill.dice
+        assert int(match[1]) == drill.dice_in_hand
         assert float(match[2]) == pytest.approx(rolling, abs=0.051)
         assert float(match[3]) == bank
         if abs(rolling - bank) > 1e-6:
@@ -491,7 +491,7 @@ def test_random_drills_are_states_where_banking_is_allowed() -> None:
     for v in VARIANTS:
         for _ in range(20):
             drill = Drill.random(v.rules, rng)
-            assert drill.turn_total > 0 and 1 <= drill.dice <= v.rules.dice
+            assert drill.turn_total > 0 and 1 <= drill.dice_in_hand <= v.rules.dice
             assert EXPLANATION.fullmatch(drill.explanation)
 
 

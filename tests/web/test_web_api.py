@@ -673,7 +673,7 @@ def _stream(seed: bytes, lines: list[str]) -> list[str]:
     out = []
     for line in lines:
         if line.startswith("dice "):
-            expected = dice.roll(game.dice_to_roll, game.turn, game.rolls_this_turn)
+            expected = dice.roll(game.dice_in_hand, game.turn, game.rolls_this_turn)
             out.append("dice " + "".join(map(str, expected)))
             game.apply_roll(expected)
         else:

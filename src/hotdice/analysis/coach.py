@@ -151,7 +151,7 @@ def advise(game: Game, measure: str | None = None) -> Advice:
             else:
                 choices.append((roll_v, Decision(option.keep, ROLL)))
     else:
-        roll_v, bank_v = value_of(game.turn_total, game.dice_to_roll, Decision(None, BANK) not in legal)
+        roll_v, bank_v = value_of(game.turn_total, game.dice_in_hand, Decision(None, BANK) not in legal)
         if bank_v is not None:
             choices.append((bank_v, Decision(None, BANK)))  # first: of equal values, the sure one
         choices.append((roll_v, Decision(None, ROLL)))

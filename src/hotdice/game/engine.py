@@ -2,7 +2,7 @@
 
 This module is the only place where the rules of play are enforced; front ends and computer players ask
 it what is legal. Chance is explicit: after a ``roll`` action the game waits for dice
-(:attr:`Game.dice_to_roll`), which the caller draws from an injected :mod:`hotdice.game.dice` source and gives
+(:attr:`Game.dice_in_hand`), which the caller draws from an injected :mod:`hotdice.game.dice` source and gives
 to :meth:`Game.apply_roll` — or :meth:`Game.play` does both.
 
 A turn goes: roll → (farkle | set aside scoring dice) → roll again or bank → ... Decisions RULES.md leaves
@@ -299,7 +299,7 @@ class Game:
         self.rolls_this_turn = 0
         self.phase = Phase.DECIDE
         self.turn_total = 0
-        self.dice_in_hand = self.rules.dice
+        self.dice_in_hand = self.rules.dice  # how many dice the next roll has
         self.roll: tuple[int, ...] | None = None  # the roll on the table, as rolled
         self._offered: tuple[Option, ...] = ()  # its legal set-asides
         self.set_aside: list[SetAside] = []  # this turn's set-asides
@@ -476,15 +476,10 @@ class Game:
     @property
     def to_act(self) -> int | Actor:
         """Who acts now: the seat of the player, :data:`CHANCE` while dice are to be rolled
-        (:attr:`dice_to_roll`), :data:`TERMINAL` once the game is over."""
+        (:attr:`dice_in_hand`), :data:`TERMINAL` once the game is over."""
         if self.phase is Phase.CHANCE:
             return CHANCE
         return TERMINAL if self.phase is Phase.OVER else self.current
-
-    @property
-    def dice_to_roll(self) -> int:
-        """How many dice the next roll has."""
-        return self.dice_in_hand
 
     @property
     def is_over(self) -> bool:
@@ -621,7 +616,7 @@ class Game:
         self.apply(decision.then)
 
     def apply_roll(self, dice: Iterable[int]) -> None:
-        """The dice of the roll the player asked for: exactly :attr:`dice_to_roll` faces from 1 to 6."""
+        """The dice of the roll the player asked for: exactly :attr:`dice_in_hand` faces from 1 to 6."""
         if self.phase is not Phase.CHANCE:
             raise IllegalMoveError(Refusal(Code.NOT_ROLLING))
         roll = tuple(dice)

@@ -34,7 +34,7 @@ class EasyPlayer:
     def choose(self, game: Game) -> Action:
         if game.phase is Phase.SET_ASIDE:
             return max(game.options(), key=self.preference).keep
-        if BANK in game.legal_actions() and (game.turn_total >= self.bank_at or game.dice_to_roll <= self.bank_with):
+        if BANK in game.legal_actions() and (game.turn_total >= self.bank_at or game.dice_in_hand <= self.bank_with):
             return BANK
         return ROLL
 

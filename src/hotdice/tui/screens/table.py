@@ -311,7 +311,7 @@ class TableScreen(HotDiceScreen):
         elif game.phase is Phase.OVER:
             dice.faces, dice.tone = (), "waiting"
         else:
-            dice.faces, dice.tone = (None,) * game.dice_to_roll, "waiting"
+            dice.faces, dice.tone = (None,) * game.dice_in_hand, "waiting"
         dice.picked = frozenset(self.picked)
         human = self.human_to_act() and game.phase is Phase.SET_ASIDE
         dice.cursor = self.cursor if human else -1
@@ -329,8 +329,8 @@ class TableScreen(HotDiceScreen):
         waiting_for_dice = game.phase is Phase.CHANCE and self.session.mode is Mode.PAD
         if waiting_for_dice and not pad.display:
             pad.value = ""
-            pad.placeholder = t("table.pad_prompt", dice=t.dice(game.dice_to_roll),
-                                example="".join(str(i % 6 + 1) for i in range(game.dice_to_roll)))
+            pad.placeholder = t("table.pad_prompt", dice=t.dice(game.dice_in_hand),
+                                example="".join(str(i % 6 + 1) for i in range(game.dice_in_hand)))
             pad.display = True
             pad.disabled = False
             pad.focus()
@@ -402,14 +402,14 @@ class TableScreen(HotDiceScreen):
                 lines.append(Text(t("table.risk_unknown")))
         else:
             lines.append(Text(self._set_aside_line()))
-            hand = t("table.in_hand", dice=t.dice(game.dice_to_roll))
+            hand = t("table.in_hand", dice=t.dice(game.dice_in_hand))
             if game.hot_dice:
                 hand = t("table.hot_dice_hand", n=rules.dice)
             lines.append(Text(f"{t('table.turn_total', total=t.number(total))} · {hand}"))
             if game.phase is Phase.CHANCE and self.session.mode is Mode.PAD:
                 lines.append(Text(t("table.pad_roll")))
             else:
-                n = game.dice_to_roll
+                n = game.dice_in_hand
                 lines.append(Text(t("table.risk", dice=t.dice(n), risk=t.percent(float(roll_odds(rules, n).farkle)))))
             if game.phase is Phase.DECIDE:
                 lines.append(Text(self._bank_line(total, game.why_not_bank())))

@@ -74,8 +74,8 @@ class TrainingScreen(HotDiceScreen):
             assert self.drill is not None
             d = self.drill
             hot = t("training.hot") if d.hot_dice else ""
-            prompt = t("training.drill_prompt", total=t.number(d.turn_total), dice=t.dice(d.dice), hot=hot)
-            dice.faces, dice.tone, dice.picked, dice.cursor = (None,) * d.dice, "waiting", frozenset(), -1
+            prompt = t("training.drill_prompt", total=t.number(d.turn_total), dice=t.dice(d.dice_in_hand), hot=hot)
+            dice.faces, dice.tone, dice.picked, dice.cursor = (None,) * d.dice_in_hand, "waiting", frozenset(), -1
             keys = t("training.keys_drill")
         self.query_one("#training-prompt", Static).update(prompt)
         self.query_one("#training-feedback", Static).update(self.feedback)
@@ -140,7 +140,7 @@ class TrainingScreen(HotDiceScreen):
         self.score(d.check(choice).correct)
         self.feedback.append("\n" + t(
             "training.drill_values",
-            dice=t.dice(d.dice),
+            dice=t.dice(d.dice_in_hand),
             roll=t.decimal(d.roll_value),
             bank=t.decimal(d.bank_value),
             answer=t(f"training.answer.{d.answer}"),

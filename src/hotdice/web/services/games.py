@@ -452,7 +452,7 @@ def act(
             if game.phase is Phase.CHANCE and isinstance(typed, Roll):  # the score pad: the player typed the dice
                 game.apply_roll(typed.dice)
             elif game.phase is Phase.CHANCE and dice is not None:
-                game.apply_roll(dice.roll(game.dice_to_roll, game.turn, game.rolls_this_turn))
+                game.apply_roll(dice.roll(game.dice_in_hand, game.turn, game.rolls_this_turn))
     except (InvalidMoveError, DiceError) as exc:
         raise BadRequest(str(exc), because=exc) from None
     except IllegalMoveError as exc:
@@ -690,7 +690,7 @@ def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
         "bank_refusal": _data(bank),
         "can_bank": not ended and BANK in game.legal_actions(),
         "bank_records": bank_records(rules, entered=entered, turn_total=game.turn_total),
-        "risk": _risk(rules, game.dice_to_roll),
+        "risk": _risk(rules, game.dice_in_hand),
         # ``_value_``: the member's value as a plain attribute (``.value`` is a descriptor, slow at every event).
         "events": [
             {"k": kind._value_, "p": player, "t": turn, "pts": points, "d": list(dice), "s": list(scores)}

@@ -54,7 +54,7 @@ def drill(rules: str) -> dict[str, Any]:
     if r.min_bank > DRILL_MIN_BANK:
         raise BadRequest(f"bank-or-roll drills need min_bank of at most {DRILL_MIN_BANK}, not {r.min_bank}")
     d = Drill.random(r, random.Random(_rng.getrandbits(64)))
-    return {"rules": str(d.rules), "turn_total": d.turn_total, "dice": d.dice, "hot_dice": d.hot_dice}
+    return {"rules": str(d.rules), "turn_total": d.turn_total, "dice": d.dice_in_hand, "hot_dice": d.hot_dice}
 
 
 def check_drill(rules: str, turn_total: int, dice: int, hot_dice: bool, answer: str) -> dict[str, Any]:
