@@ -118,8 +118,8 @@ def _score_json(dice: tuple[int, ...], r: Rules) -> dict[str, Any]:
         "rules": str(r),
         "farkle": best is None,
         "wins_game": s.wins_game(dice),
-        "best": None if best is None else {"keep": list(best.keep), "points": best.points},
-        "options": [{"keep": list(o.keep), "points": o.points, "dice_left": o.dice_left} for o in options],
+        "best": None if best is None else {"keep": list(best.set_aside), "points": best.points},
+        "options": [{"keep": list(o.set_aside), "points": o.points, "dice_left": o.dice_left} for o in options],
     }
 
 
@@ -624,7 +624,7 @@ def advise_command(
     with _solving("Solving the rules (once; cached after)", as_json):
         advice = advise(game)
     data.update(outcome=None, measure=advice.measure, choices=[
-        {"keep": None if c.keep is None else str(c.keep), "then": c.then, "value": c.value, "cost": c.cost}
+        {"keep": None if c.set_aside is None else str(c.set_aside), "then": c.then, "value": c.value, "cost": c.cost}
         for c in advice.choices
     ])
     if as_json:

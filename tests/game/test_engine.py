@@ -244,7 +244,7 @@ def test_exact_target_offers_no_set_aside_that_passes_it() -> None:
     do(g, "roll 11236", "keep 11", "bank")  # 900 banked
     do(g, "roll 12346", "keep 1", "bank")  # P1: 100
     do(g, "roll 11236")
-    assert [str(o.keep) for o in g.options()] == ["1"]  # 11 would pass 1000
+    assert [str(o.set_aside) for o in g.options()] == ["1"]  # 11 would pass 1000
     with pytest.raises(IllegalMoveError, match="would pass the target of exactly 1000"):
         g.apply(SetAside(1, 1))
     do(g, "keep 1")
@@ -287,19 +287,19 @@ def test_5000_fr_a_player_at_4900_who_rolls_150_passes_and_gives_up_the_turn() -
 
 def test_5000_fr_house_rule_choose_takes_the_1_alone_to_win() -> None:
     g = do(game("5000-fr,set_aside=choose"), *_TO_4900, "roll 15236")
-    assert [str(o.keep) for o in g.options()] == ["1", "5"]  # 15 (150) would pass 5000
+    assert [str(o.set_aside) for o in g.options()] == ["1", "5"]  # 15 (150) would pass 5000
     do(g, "keep 1")
     assert g.outcome is not None and g.outcome.winners == (0,) and g.scores == (5000, 0)
 
 
 def test_5000_fr_sets_aside_every_scoring_die() -> None:
     g = do(game("5000-fr"), "roll 15523")
-    assert [(str(o.keep), o.points) for o in g.options()] == [("155", 200)]
-    for keep in (SetAside(1), SetAside(5, 5), SetAside(1, 5)):
-        refusal = g.why_not_set_aside(keep)
-        assert str(refusal) == f"{keep}: every scoring die of the roll must be set aside (set_aside=all)"
+    assert [(str(o.set_aside), o.points) for o in g.options()] == [("155", 200)]
+    for set_aside in (SetAside(1), SetAside(5, 5), SetAside(1, 5)):
+        refusal = g.why_not_set_aside(set_aside)
+        assert str(refusal) == f"{set_aside}: every scoring die of the roll must be set aside (set_aside=all)"
         with pytest.raises(IllegalMoveError, match=r"set_aside=all"):
-            g.apply(keep)
+            g.apply(set_aside)
     do(g, "keep 155")
     assert g.turn_total == 200 and g.dice_in_hand == 2
 
@@ -315,10 +315,10 @@ def test_set_aside_all_offers_exactly_every_scoring_die(rules: Rules, data: st.D
         assert g.phase is not Phase.SET_ASIDE
         return
     # The dice that score in some subset, each face as often as any subset takes it: they score together.
-    union = SetAside(*(f for f in range(1, 7) for _ in range(max(o.keep.count(f) for o in every))))
-    assert [o.keep for o in g.options()] == [union] == g.legal_actions()
+    union = SetAside(*(f for f in range(1, 7) for _ in range(max(o.set_aside.count(f) for o in every))))
+    assert [o.set_aside for o in g.options()] == [union] == g.legal_actions()
     assert g.options()[0].points == scorer(rules).score(union)
-    assert all(g.why_not_set_aside(o.keep) is not None for o in every if o.keep != union)
+    assert all(g.why_not_set_aside(o.set_aside) is not None for o in every if o.set_aside != union)
 
 
 def test_rule_4900() -> None:
@@ -450,10 +450,10 @@ def test_why_not_set_aside_says_what_apply_would() -> None:
     assert str(g.why_not_set_aside(SetAside(1))) == "there is no roll to set dice aside from: roll first"
     do(g, "roll 122346")
     assert g.why_not_set_aside(SetAside(1)) is None
-    for keep in (SetAside(1, 1), SetAside(1, 2)):
-        reason = g.why_not_set_aside(keep)
+    for set_aside in (SetAside(1, 1), SetAside(1, 2)):
+        reason = g.why_not_set_aside(set_aside)
         with pytest.raises(IllegalMoveError) as info:
-            g.apply(keep)
+            g.apply(set_aside)
         assert reason == info.value.refusal
         assert str(reason) == str(info.value)
 
@@ -469,6 +469,6 @@ def test_why_not_set_aside_says_what_apply_would() -> None:
 def test_why_not_bank_after_says_what_the_engine_will_say(rules: str, steps: list[str]) -> None:
     g = do(game(rules), *steps)
     for option in g.options():
-        after = do(game(rules), *steps, f"keep {option.keep}")
+        after = do(game(rules), *steps, f"keep {option.set_aside}")
         expected = None if after.is_over or after.current != g.current else after.why_not_bank()
         assert g.why_not_bank_after(option) == expected

@@ -83,7 +83,7 @@ class StateMachine(GameMachine):
         """The same dice and the same decisions: the game, its clone and its position read back stay equal,
         and the game itself does not move."""
         g = self.game
-        before = (state(g), g.position(), tuple(g.history), tuple(g.events), tuple(g.set_aside))
+        before = (state(g), g.position(), tuple(g.history), tuple(g.events), tuple(g.set_asides))
         twins = [g.clone(), Game.from_position(g.rules, g.position(), g.players)]
         for _ in range(steps):
             a = twins[0]
@@ -100,7 +100,7 @@ class StateMachine(GameMachine):
                     t.apply_decision(decision)
             assert state(twins[0]) == state(twins[1]) and answers(twins[0]) == answers(twins[1])
         assert twins[0].history[len(g.history):] == twins[1].history
-        assert (state(g), g.position(), tuple(g.history), tuple(g.events), tuple(g.set_aside)) == before
+        assert (state(g), g.position(), tuple(g.history), tuple(g.events), tuple(g.set_asides)) == before
 
     @precondition(lambda self: hasattr(self, "game"))
     @rule()

@@ -47,7 +47,7 @@ RULESETS = [v.name for v in VARIANTS] + [
 
 def snapshot(g: Game) -> tuple[Any, ...]:
     return (g.phase, g.current, g.scores, g.entered, g.farkles_in_row, g.turns_played, g.turn, g.turn_total,
-            g.dice_in_hand, g.roll, tuple(g.set_aside), g.must_validate, g.hot_dice, g.last_round_by,
+            g.dice_in_hand, g.roll, tuple(g.set_asides), g.must_validate, g.hot_dice, g.last_round_by,
             g.outcome, tuple(g.events), tuple(g.history), g.rolls_this_turn)
 
 

@@ -103,7 +103,7 @@ def snapshot(game: Game) -> dict[str, Any]:
         "turn_total": game.turn_total,
         "dice_to_roll": game.dice_in_hand,
         "roll": game.roll,
-        "set_aside": list(game.set_aside),
+        "set_aside": list(game.set_asides),
         "must_validate": game.must_validate,
         "hot_dice": game.hot_dice,
         "last_round_by": game.last_round_by,
@@ -177,7 +177,7 @@ def test_replay_while_dice_are_rolled() -> None:
     dice = SeededDice(b"x")
     live = Game(Rules.parse("farkle"), players=("Ann", "Bob"))
     live.play(ROLL, dice)
-    live.apply(live.options()[0].keep)
+    live.apply(live.options()[0].set_aside)
     live.apply(ROLL)
     assert live.phase is Phase.CHANCE
     rebuilt = replay(record_of(live, seed=b"x"))

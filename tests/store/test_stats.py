@@ -50,7 +50,7 @@ def play(rules: Rules, players: tuple[str, ...], dice: DiceSource, turn_limit: i
         elif ROLL in legal:
             action = ROLL
         else:
-            action = game.options()[0].keep
+            action = game.options()[0].set_aside
         game.play(action, dice)
     return game
 
@@ -90,9 +90,9 @@ def count(game: Game) -> list[Seat]:
             seat.farkles[len(roll)] += 1
             seat.farkled[-1] = True
         elif word == "keep":
-            keep = tuple(sorted(int(c) for c in text))
-            total += legal_set_asides(roll, rules)[keep]
-            dice_in_hand -= len(keep)
+            set_aside = tuple(sorted(int(c) for c in text))
+            total += legal_set_asides(roll, rules)[set_aside]
+            dice_in_hand -= len(set_aside)
             if dice_in_hand == 0:
                 seat.hot_dice += 1
                 dice_in_hand = rules.dice

@@ -354,7 +354,7 @@ def state_json(game: Game) -> dict[str, Any]:
         "turns_played": list(game.turns_played),
         "turn_total": game.turn_total,
         "roll": None if game.roll is None else list(game.roll),
-        "set_aside": [str(keep) for keep in game.set_aside],
+        "set_aside": [str(set_aside) for set_aside in game.set_asides],
         "dice_to_roll": game.dice_in_hand,
         "hot_dice": game.hot_dice,
         "must_validate": game.must_validate,

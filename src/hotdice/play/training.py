@@ -60,15 +60,15 @@ class ScoringQuestion:
     def best_set_aside(self) -> SetAside | None:
         """The set-aside with the most points, fewest dice among equals; None on a farkle."""
         best = scorer(self.rules).best(self.roll)
-        return best.keep if best else None
+        return best.set_aside if best else None
 
     @property
     def explanation(self) -> str:
-        keep = self.best_set_aside
-        if keep is None:
+        set_aside = self.best_set_aside
+        if set_aside is None:
             return f"{_dice(self.roll)}: nothing scores, a farkle (0)"
-        parts = ", ".join(f"{c.name} = {c.points}" for c in scorer(self.rules).partition(keep))
-        return f"{_dice(self.roll)}: {parts}; set aside {keep} for {self.best_score}"
+        parts = ", ".join(f"{c.name} = {c.points}" for c in scorer(self.rules).partition(set_aside))
+        return f"{_dice(self.roll)}: {parts}; set aside {set_aside} for {self.best_score}"
 
     def check_score(self, answer: int) -> Answer:
         right = answer == self.best_score
@@ -79,8 +79,8 @@ class ScoringQuestion:
         if isinstance(answer, str) and answer.strip().lower() in ("farkle", "none", "nothing", "-", ""):
             right = self.best_set_aside is None
         else:
-            keep = SetAside.parse(answer, self.rules.dice)
-            option = scorer(self.rules).option_for(self.roll, keep)
+            set_aside = SetAside.parse(answer, self.rules.dice)
+            option = scorer(self.rules).option_for(self.roll, set_aside)
             right = option is not None and option.points == self.best_score
         return Answer(right, ("Right. " if right else "No. ") + self.explanation)
 
@@ -110,7 +110,7 @@ class Drill:
             game = Game(table, ("drill",))
             while game.turns_played == (0,):
                 if game.phase is Phase.SET_ASIDE:
-                    game.apply(rng.choice(game.options()).keep)
+                    game.apply(rng.choice(game.options()).set_aside)
                 elif game.why_not_bank() is None and rng.random() < 0.4:
                     return cls(rules, game.turn_total, game.dice_in_hand, hot_dice=game.hot_dice)
                 else:

@@ -117,17 +117,17 @@ class TrainingScreen(HotDiceScreen):
             return
         t = self.hotdice.t
         q = self.question
-        keep = SetAside(*(q.roll[i] for i in sorted(self.picked)))
-        answer = q.check_set_aside(keep if keep else "farkle")
+        set_aside = SetAside(*(q.roll[i] for i in sorted(self.picked)))
+        answer = q.check_set_aside(set_aside if set_aside else "farkle")
         self.score(answer.correct)
         best = q.best_set_aside
         if best is None:
             detail = t("training.farkle")
         else:
             detail = t("training.best", keep=" ".join(map(str, best)), points=t.number(q.best_score))
-            others = [o for o in scorer(self.rules).options(q.roll) if o.keep != best][:3]
+            others = [o for o in scorer(self.rules).options(q.roll) if o.set_aside != best][:3]
             if others:
-                listed = ", ".join(f"{' '.join(map(str, o.keep))} = {t.number(o.points)}" for o in others)
+                listed = ", ".join(f"{' '.join(map(str, o.set_aside))} = {t.number(o.points)}" for o in others)
                 detail += "\n" + t("training.others", options=listed)
         self.feedback.append("\n" + detail)
         self.draw()

@@ -29,12 +29,12 @@ def question(rules: str) -> dict[str, Any]:
     return {"rules": str(r), "roll": list(q.roll)}
 
 
-def check_question(rules: str, roll: list[int], keep: str) -> dict[str, Any]:
-    """Right if ``keep`` (the dice set aside, or "farkle") is a legal set-aside worth the roll's best score."""
+def check_question(rules: str, roll: list[int], set_aside: str) -> dict[str, Any]:
+    """Right if ``set_aside`` (the dice set aside, or "farkle") is a legal set-aside worth the roll's best score."""
     r = _rules(rules)
     try:
         q = ScoringQuestion(r, tuple(roll))
-        answer = q.check_set_aside(keep)
+        answer = q.check_set_aside(set_aside)
     except DiceError as exc:
         raise BadRequest(str(exc), because=exc) from None
     best = q.best_set_aside
