@@ -259,12 +259,12 @@ def find(session: Session, game_id: str) -> WebGame:
 def load(session: Session, game_id: str, at: int | None = None) -> Loaded:
     """The stored game rebuilt, taken out of :data:`REBUILT` when kept there for the record read; ``at``: the
     action number an action was sent at — a game kept at that number is taken without reading the row."""
-    kept = REBUILT.pop(game_id)
-    if kept is not None and at is not None and kept.row.action == at:
-        return kept  # an action checks its key's reveal itself (:func:`_refuse_once_revealed`)
+    remembered = REBUILT.pop(game_id)
+    if remembered is not None and at is not None and remembered.row.action == at:
+        return remembered  # an action checks its key's reveal itself (:func:`_refuse_once_revealed`)
     row = find(session, game_id)
-    if kept is not None and kept.row.record == row.record:
-        return replace(kept, row=row, revealed_at=revealed_at(session, row))
+    if remembered is not None and remembered.row.record == row.record:
+        return replace(remembered, row=row, revealed_at=revealed_at(session, row))
     record = Record.from_json(row.record)
     try:
         game = replay(record)
