@@ -89,7 +89,7 @@ def _games(rules: Rules, specs: tuple[str, str], games: int, timings: list[float
         while game.outcome is None:
             seat = game.to_act
             if not isinstance(seat, int):  # CHANCE
-                game.apply_roll(dice.roll(game.dice_to_roll, game.turn, game.rolls_this_turn))
+                game.apply_roll(dice.roll(game.dice_in_hand, game.turn, game.rolls_this_turn))
                 continue
             t = time.perf_counter()
             action = players[seat].choose(game)

@@ -60,11 +60,11 @@ class NaiveScorer:
         counts = Counter(roll)
         best = 0
         for mask in range(1, 1 << n):
-            keep = Counter(roll[i] for i in range(n) if mask >> i & 1)
+            set_aside = Counter(roll[i] for i in range(n) if mask >> i & 1)
             # With validation every triple of the roll must be set aside (scoring.py, RULES.md).
-            if self.validate and any(keep[f] < 3 * (c // 3) for f, c in counts.items()):
+            if self.validate and any(set_aside[f] < 3 * (c // 3) for f, c in counts.items()):
                 continue
-            best = max(best, self._partition(keep))
+            best = max(best, self._partition(set_aside))
         return best
 
     def _partition(self, dice: Counter[int]) -> int:

@@ -31,7 +31,7 @@ def halfway(number: int) -> Game:
     while game.outcome is None:
         seat = game.to_act
         if not isinstance(seat, int):
-            game.apply_roll(dice.roll(game.dice_to_roll, game.turn, game.rolls_this_turn))
+            game.apply_roll(dice.roll(game.dice_in_hand, game.turn, game.rolls_this_turn))
             continue
         game.play(players[seat].choose(game), dice)
     again = Game(rules, ("a", "b"))

@@ -70,13 +70,13 @@ def legal_set_asides(roll: tuple[int, ...], r: Rules) -> dict[tuple[int, ...], i
     counts = Counter(roll)
     for size in range(1, len(roll) + 1):
         for idx in itertools.combinations(range(len(roll)), size):
-            keep = tuple(sorted(roll[i] for i in idx))
-            if keep in found:
+            set_aside = tuple(sorted(roll[i] for i in idx))
+            if set_aside in found:
                 continue
-            kept = Counter(keep)
-            if r.validate and any(kept[f] < 3 * (c // 3) for f, c in counts.items()):
+            chosen = Counter(set_aside)
+            if r.validate and any(chosen[f] < 3 * (c // 3) for f, c in counts.items()):
                 continue  # every triple of the roll must be set aside
-            pts = best_partition(keep, r)
+            pts = best_partition(set_aside, r)
             if pts > 0:
-                found[keep] = pts
+                found[set_aside] = pts
     return found

@@ -118,8 +118,8 @@ def _score_json(dice: tuple[int, ...], r: Rules) -> dict[str, Any]:
         "rules": str(r),
         "farkle": best is None,
         "wins_game": s.wins_game(dice),
-        "best": None if best is None else {"keep": list(best.keep), "points": best.points},
-        "options": [{"keep": list(o.keep), "points": o.points, "dice_left": o.dice_left} for o in options],
+        "best": None if best is None else {"keep": list(best.set_aside), "points": best.points},
+        "options": [{"keep": list(o.set_aside), "points": o.points, "dice_left": o.dice_left} for o in options],
     }
 
 
@@ -577,7 +577,7 @@ def advise_command(
             game = Game.from_position(r, at)
         except ValueError as exc:
             raise BadInput(f"--position: {exc}") from None
-        seat, banked, turn, n = game.to_act, list(game.scores), game.turn_total, game.dice_to_roll
+        seat, banked, turn, n = game.to_act, list(game.scores), game.turn_total, game.dice_in_hand
         roll = _read_roll(dice, r) if dice else None
         if not isinstance(seat, int) and (seat is not CHANCE or roll is None):
             raise BadInput("--position: the game is over" if seat is not CHANCE else
@@ -624,7 +624,7 @@ def advise_command(
     with _solving("Solving the rules (once; cached after)", as_json):
         advice = advise(game)
     data.update(outcome=None, measure=advice.measure, choices=[
-        {"keep": None if c.keep is None else str(c.keep), "then": c.then, "value": c.value, "cost": c.cost}
+        {"keep": None if c.set_aside is None else str(c.set_aside), "then": c.then, "value": c.value, "cost": c.cost}
         for c in advice.choices
     ])
     if as_json:

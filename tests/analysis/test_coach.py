@@ -47,7 +47,7 @@ def test_position_is_reached_through_the_engine(text: str, scores: tuple[int, ..
     game = position(rules, scores, turn_total=total, dice_in_hand=dice)
     assert game.scores == scores
     assert game.entered == tuple(s > 0 or rules.entry == 0 for s in scores)
-    assert (game.to_act, game.phase, game.turn_total, game.dice_to_roll) == (0, Phase.DECIDE, total, dice)
+    assert (game.to_act, game.phase, game.turn_total, game.dice_in_hand) == (0, Phase.DECIDE, total, dice)
     assert game.hot_dice == (total > 0 and dice == rules.dice)
     assert game.legal_actions()
 
@@ -167,15 +167,15 @@ def test_the_costliest_set_aside_of_a_two_player_game() -> None:
     game = position(rules, (0, 300), turn_total=400, dice_in_hand=3)
     game.apply("roll")
     game.apply_roll((1, 5, 6))
-    values = {str(c.keep): c.value for c in advise(game).choices}
+    values = {str(c.set_aside): c.value for c in advise(game).choices}
     game.apply("keep 1")
     game.apply("bank")
     assert game.last_round_by == 0
     mistakes = review(game, 0)  # from the position on: the game was set up there
-    (keep,) = [m for m in mistakes if m.roll == (1, 5, 6)]
+    (set_aside,) = [m for m in mistakes if m.roll == (1, 5, 6)]
     (bank,) = [m for m in mistakes if m.turn_total == 500]
-    assert (str(keep.played.keep), str(keep.best.keep), keep.roll) == ("1", "5", (1, 5, 6))
-    assert keep.cost == pytest.approx(values["5"] - values["1"], abs=1e-12)
+    assert (str(set_aside.played.set_aside), str(set_aside.best.set_aside), set_aside.roll) == ("1", "5", (1, 5, 6))
+    assert set_aside.cost == pytest.approx(values["5"] - values["1"], abs=1e-12)
     # The bank is worth one minus the opponent's chance to pass 200 more in their last turn (the last-turn
     # table is checked against a plain value iteration in test_solver.py).
     sol = two_player_solution(rules)
@@ -284,7 +284,7 @@ def test_advise_lists_every_set_aside_best_first(capsys: pytest.CaptureFixture[s
     game.apply_roll((1, 5, 5, 2))
     expected = advise(game)
     assert code == 0 and data["measure"] == "win"
-    assert sorted(c["keep"] for c in data["choices"]) == sorted(str(o.keep) for o in game.options())
+    assert sorted(c["keep"] for c in data["choices"]) == sorted(str(o.set_aside) for o in game.options())
     assert [c["value"] for c in data["choices"]] == pytest.approx([c.value for c in expected.choices])
     values = [c["value"] for c in data["choices"]]
     assert values == sorted(values, reverse=True)
@@ -351,7 +351,7 @@ def test_a_triple_that_must_be_validated_is_not_yet_won() -> None:
     game = position(rules, (550, 0))
     game.apply("roll")
     game.apply_roll((6, 6, 6, 2, 3, 4))
-    (triple,) = [c for c in advise(game).choices if str(c.keep) == "666"]
+    (triple,) = [c for c in advise(game).choices if str(c.set_aside) == "666"]
     # Three dice must score before the 1150 can be banked (and win): 1 - P(farkle with three dice) at best.
     assert triple.value < 1.0
 

@@ -73,9 +73,9 @@ def reference(rules: Rules, horizon: int = 9000) -> tuple[Decide, Roll]:
         total = 0.0
         for faces, ways in rolls[n].items():
             best = 0.0
-            for keep, points in set_asides(faces).items():
-                left = n - len(keep)
-                triple = any(keep.count(f) >= 3 for f in set(keep))
+            for set_aside, points in set_asides(faces).items():
+                left = n - len(set_aside)
+                triple = any(set_aside.count(f) >= 3 for f in set(set_aside))
                 after = decide(
                     t + points, left or rules.dice, left == 0, rules.validate and (left == 0 or triple), entered
                 )
@@ -139,12 +139,12 @@ def test_best_set_aside_matches_the_recursive_search() -> None:
             continue
         assert chosen is not None
 
-        def after(keep: tuple[int, ...], points: int, t: int = t, n: int = n, entered: bool = entered) -> float:
-            left = n - len(keep)
+        def after(set_aside: tuple[int, ...], points: int, t: int = t, n: int = n, entered: bool = entered) -> float:
+            left = n - len(set_aside)
             return ref(t + points, left or rules.dice, left == 0, False, entered)
 
         best = max(after(k, p) for k, p in options.items())
-        assert after(tuple(chosen.keep), chosen.points) == pytest.approx(best, abs=1e-6)
+        assert after(tuple(chosen.set_aside), chosen.points) == pytest.approx(best, abs=1e-6)
 
 
 # -- the cap ---------------------------------------------------------------------------------
@@ -216,7 +216,7 @@ def simulate_turns(rules: Rules, turns: int, entered: bool, seed: str) -> list[i
     tv = turn_values(rules)
     table = rules.replace(target=1_000_000, five_1s_win=False, **({"entry": 0} if entered else {}))
     dice = RandomDice(random.Random(seed))
-    keep: dict[tuple[tuple[int, ...], int], SetAside] = {}
+    best_set_asides: dict[tuple[tuple[int, ...], int], SetAside] = {}
     out = []
     for _ in range(turns):
         g = Game(table, ("solo",), turn_limit=1)
@@ -224,14 +224,14 @@ def simulate_turns(rules: Rules, turns: int, entered: bool, seed: str) -> list[i
             if g.phase is Phase.SET_ASIDE:
                 assert g.roll is not None
                 key = (g.roll, g.turn_total)
-                if key not in keep:
+                if key not in best_set_asides:
                     best = tv.best_set_aside(g.roll, g.turn_total, entered=entered)
                     assert best is not None
-                    keep[key] = best.keep
-                g.apply(keep[key])
+                    best_set_asides[key] = best.set_aside
+                g.apply(best_set_asides[key])
             else:
                 rolling = tv.should_roll(
-                    g.turn_total, g.dice_to_roll, entered=entered, hot_dice=g.hot_dice, must_validate=g.must_validate
+                    g.turn_total, g.dice_in_hand, entered=entered, hot_dice=g.hot_dice, must_validate=g.must_validate
                 )
                 g.play(ROLL if rolling else BANK, dice)
         out.append(g.scores[0])
@@ -279,10 +279,10 @@ def test_may_bank_and_state_changes_agree_with_the_engine(rules: Rules) -> None:
             if g.phase is Phase.SET_ASIDE:
                 option = rng.choice(g.options())
                 turn = g.turn
-                g.apply(option.keep)
+                g.apply(option.set_aside)
                 set_asides += 1
                 if g.turn == turn and g.outcome is None:
-                    assert after_set_aside(rules, option) == (g.dice_to_roll, g.hot_dice, g.must_validate)
+                    assert after_set_aside(rules, option) == (g.dice_in_hand, g.hot_dice, g.must_validate)
                 continue
             refusal = g.why_not_bank()
             mine = may_bank(

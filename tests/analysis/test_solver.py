@@ -93,8 +93,8 @@ def rolls_of(rules: Rules) -> Rolls:
         for roll, p in rolls_with_probability(n):
             options = s.options(roll)
             if rules.set_aside is SetAsideRule.ALL and options:
-                every = SetAside(*(f for f in range(1, 7) for _ in range(max(o.keep.count(f) for o in options))))
-                options = tuple(o for o in options if o.keep == every)
+                every = SetAside(*(f for f in range(1, 7) for _ in range(max(o.set_aside.count(f) for o in options))))
+                options = tuple(o for o in options if o.set_aside == every)
                 assert len(options) == 1, roll
             if s.wins_game(roll):
                 pwin[n] += float(p)

@@ -55,10 +55,10 @@ def kinds(g: Game) -> list[EventKind]:
 
 def test_a_turn_roll_set_aside_bank() -> None:
     g = do(game(), "roll 111234", "keep 111")
-    assert g.turn_total == 1000 and g.dice_to_roll == 3 and g.phase is Phase.DECIDE
+    assert g.turn_total == 1000 and g.dice_in_hand == 3 and g.phase is Phase.DECIDE
     assert g.legal_actions() == [ROLL, BANK]
     do(g, "bank")
-    assert g.scores == (1000, 0) and g.current == 1 and g.turn_total == 0 and g.dice_to_roll == 6
+    assert g.scores == (1000, 0) and g.current == 1 and g.turn_total == 0 and g.dice_in_hand == 6
 
 
 def test_farkle_loses_the_turn_total_not_the_score() -> None:
@@ -120,7 +120,7 @@ def test_unreadable_actions_and_dice() -> None:
 
 def test_hot_dice_optional_in_farkle() -> None:
     g = do(game(), "roll 111555", "keep 111555")
-    assert g.hot_dice and g.dice_to_roll == 6 and g.turn_total == 2500
+    assert g.hot_dice and g.dice_in_hand == 6 and g.turn_total == 2500
     assert g.legal_actions() == [ROLL, BANK]
     do(g, "roll 123456", "keep 123456", "bank")  # hot dice again, then bank
     assert g.scores == (4000, 0)
@@ -129,12 +129,12 @@ def test_hot_dice_optional_in_farkle() -> None:
 
 def test_hot_dice_over_several_rolls() -> None:
     g = do(game(), "roll 122346", "keep 1", "roll 55234", "keep 55", "roll 111", "keep 111")
-    assert g.hot_dice and g.dice_to_roll == 6 and g.turn_total == 1200
+    assert g.hot_dice and g.dice_in_hand == 6 and g.turn_total == 1200
 
 
 def test_hot_dice_must_be_rolled_in_5000() -> None:
     g = do(game("5000"), "roll 12345", "keep 12345")
-    assert g.hot_dice and g.dice_to_roll == 5 and g.legal_actions() == [ROLL]
+    assert g.hot_dice and g.dice_in_hand == 5 and g.legal_actions() == [ROLL]
     with pytest.raises(IllegalMoveError, match="hot dice must be rolled again"):
         g.apply(BANK)
     do(g, "roll 16234", "keep 1", "bank")
@@ -206,7 +206,7 @@ def test_a_failed_validation_loses_the_turn() -> None:
 
 def test_a_full_hand_must_be_validated_with_all_six_dice() -> None:
     g = do(game("5000-fr-6"), "roll 111555", "keep 111555")
-    assert g.turn_total == 1500 and g.dice_to_roll == 6 and g.legal_actions() == [ROLL]
+    assert g.turn_total == 1500 and g.dice_in_hand == 6 and g.legal_actions() == [ROLL]
     do(g, "roll 123466", "keep 1", "bank")
     assert g.scores == (1600, 0)
 
@@ -244,7 +244,7 @@ def test_exact_target_offers_no_set_aside_that_passes_it() -> None:
     do(g, "roll 11236", "keep 11", "bank")  # 900 banked
     do(g, "roll 12346", "keep 1", "bank")  # P1: 100
     do(g, "roll 11236")
-    assert [str(o.keep) for o in g.options()] == ["1"]  # 11 would pass 1000
+    assert [str(o.set_aside) for o in g.options()] == ["1"]  # 11 would pass 1000
     with pytest.raises(IllegalMoveError, match="would pass the target of exactly 1000"):
         g.apply(SetAside(1, 1))
     do(g, "keep 1")
@@ -287,19 +287,19 @@ def test_5000_fr_a_player_at_4900_who_rolls_150_passes_and_gives_up_the_turn() -
 
 def test_5000_fr_house_rule_choose_takes_the_1_alone_to_win() -> None:
     g = do(game("5000-fr,set_aside=choose"), *_TO_4900, "roll 15236")
-    assert [str(o.keep) for o in g.options()] == ["1", "5"]  # 15 (150) would pass 5000
+    assert [str(o.set_aside) for o in g.options()] == ["1", "5"]  # 15 (150) would pass 5000
     do(g, "keep 1")
     assert g.outcome is not None and g.outcome.winners == (0,) and g.scores == (5000, 0)
 
 
 def test_5000_fr_sets_aside_every_scoring_die() -> None:
     g = do(game("5000-fr"), "roll 15523")
-    assert [(str(o.keep), o.points) for o in g.options()] == [("155", 200)]
-    for keep in (SetAside(1), SetAside(5, 5), SetAside(1, 5)):
-        refusal = g.why_not_set_aside(keep)
-        assert str(refusal) == f"{keep}: every scoring die of the roll must be set aside (set_aside=all)"
+    assert [(str(o.set_aside), o.points) for o in g.options()] == [("155", 200)]
+    for set_aside in (SetAside(1), SetAside(5, 5), SetAside(1, 5)):
+        refusal = g.why_not_set_aside(set_aside)
+        assert str(refusal) == f"{set_aside}: every scoring die of the roll must be set aside (set_aside=all)"
         with pytest.raises(IllegalMoveError, match=r"set_aside=all"):
-            g.apply(keep)
+            g.apply(set_aside)
     do(g, "keep 155")
     assert g.turn_total == 200 and g.dice_in_hand == 2
 
@@ -315,10 +315,10 @@ def test_set_aside_all_offers_exactly_every_scoring_die(rules: Rules, data: st.D
         assert g.phase is not Phase.SET_ASIDE
         return
     # The dice that score in some subset, each face as often as any subset takes it: they score together.
-    union = SetAside(*(f for f in range(1, 7) for _ in range(max(o.keep.count(f) for o in every))))
-    assert [o.keep for o in g.options()] == [union] == g.legal_actions()
+    union = SetAside(*(f for f in range(1, 7) for _ in range(max(o.set_aside.count(f) for o in every))))
+    assert [o.set_aside for o in g.options()] == [union] == g.legal_actions()
     assert g.options()[0].points == scorer(rules).score(union)
-    assert all(g.why_not_set_aside(o.keep) is not None for o in every if o.keep != union)
+    assert all(g.why_not_set_aside(o.set_aside) is not None for o in every if o.set_aside != union)
 
 
 def test_rule_4900() -> None:
@@ -450,10 +450,10 @@ def test_why_not_set_aside_says_what_apply_would() -> None:
     assert str(g.why_not_set_aside(SetAside(1))) == "there is no roll to set dice aside from: roll first"
     do(g, "roll 122346")
     assert g.why_not_set_aside(SetAside(1)) is None
-    for keep in (SetAside(1, 1), SetAside(1, 2)):
-        reason = g.why_not_set_aside(keep)
+    for set_aside in (SetAside(1, 1), SetAside(1, 2)):
+        reason = g.why_not_set_aside(set_aside)
         with pytest.raises(IllegalMoveError) as info:
-            g.apply(keep)
+            g.apply(set_aside)
         assert reason == info.value.refusal
         assert str(reason) == str(info.value)
 
@@ -469,6 +469,6 @@ def test_why_not_set_aside_says_what_apply_would() -> None:
 def test_why_not_bank_after_says_what_the_engine_will_say(rules: str, steps: list[str]) -> None:
     g = do(game(rules), *steps)
     for option in g.options():
-        after = do(game(rules), *steps, f"keep {option.keep}")
+        after = do(game(rules), *steps, f"keep {option.set_aside}")
         expected = None if after.is_over or after.current != g.current else after.why_not_bank()
         assert g.why_not_bank_after(option) == expected

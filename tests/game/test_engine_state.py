@@ -37,7 +37,7 @@ from tests.game.test_engine_stateful import GameMachine
 def state(g: Game) -> tuple[Any, ...]:
     """Everything a position holds (not the history, the events, nor this turn's set-asides)."""
     return (g.phase, g.current, g.first, g.turn_limit, g.scores, g.entered, g.farkles_in_row, g.turns_played,
-            g.turn, g.rolls_this_turn, g.turn_total, g.dice_to_roll, g.roll, g.options(), g.must_validate,
+            g.turn, g.rolls_this_turn, g.turn_total, g.dice_in_hand, g.roll, g.options(), g.must_validate,
             g.hot_dice, g.last_round_by, g.outcome, g.to_act)
 
 
@@ -83,15 +83,15 @@ class StateMachine(GameMachine):
         """The same dice and the same decisions: the game, its clone and its position read back stay equal,
         and the game itself does not move."""
         g = self.game
-        before = (state(g), g.position(), tuple(g.history), tuple(g.events), tuple(g.set_aside))
+        before = (state(g), g.position(), tuple(g.history), tuple(g.events), tuple(g.set_asides))
         twins = [g.clone(), Game.from_position(g.rules, g.position(), g.players)]
         for _ in range(steps):
             a = twins[0]
             if a.is_over:
                 break
             if a.phase is Phase.CHANCE:
-                dice = data.draw(st.lists(st.sampled_from([1, 1, 2, 3, 4, 5, 5, 6]), min_size=a.dice_to_roll,
-                                          max_size=a.dice_to_roll))
+                dice = data.draw(st.lists(st.sampled_from([1, 1, 2, 3, 4, 5, 5, 6]), min_size=a.dice_in_hand,
+                                          max_size=a.dice_in_hand))
                 for t in twins:
                     t.apply_roll(dice)
             else:
@@ -100,7 +100,7 @@ class StateMachine(GameMachine):
                     t.apply_decision(decision)
             assert state(twins[0]) == state(twins[1]) and answers(twins[0]) == answers(twins[1])
         assert twins[0].history[len(g.history):] == twins[1].history
-        assert (state(g), g.position(), tuple(g.history), tuple(g.events), tuple(g.set_aside)) == before
+        assert (state(g), g.position(), tuple(g.history), tuple(g.events), tuple(g.set_asides)) == before
 
     @precondition(lambda self: hasattr(self, "game"))
     @rule()
@@ -128,7 +128,7 @@ class StateMachine(GameMachine):
         g = self.game
         outcomes = g.chance_outcomes()
         assert sum(p for _, p in outcomes) == 1
-        assert {len(roll) for roll, _ in outcomes} == {g.dice_to_roll}
+        assert {len(roll) for roll, _ in outcomes} == {g.dice_in_hand}
 
 
 TestState = StateMachine.TestCase

@@ -47,7 +47,7 @@ RULESETS = [v.name for v in VARIANTS] + [
 
 def snapshot(g: Game) -> tuple[Any, ...]:
     return (g.phase, g.current, g.scores, g.entered, g.farkles_in_row, g.turns_played, g.turn, g.turn_total,
-            g.dice_to_roll, g.roll, tuple(g.set_aside), g.must_validate, g.hot_dice, g.last_round_by,
+            g.dice_in_hand, g.roll, tuple(g.set_asides), g.must_validate, g.hot_dice, g.last_round_by,
             g.outcome, tuple(g.events), tuple(g.history), g.rolls_this_turn)
 
 
@@ -83,7 +83,7 @@ class GameMachine(RuleBasedStateMachine):
         before = g.scores
         events_before = len(g.events)
         if g.phase is Phase.CHANCE:
-            n = g.dice_to_roll
+            n = g.dice_in_hand
             # Scoring-rich dice now and then, so that turns last and reach banks, hot dice and targets.
             dice = data.draw(st.one_of(
                 st.lists(st.integers(1, 6), min_size=n, max_size=n),
@@ -169,7 +169,7 @@ class GameMachine(RuleBasedStateMachine):
         r = g.rules
         assert all(s >= 0 and s % 50 == 0 for s in g.scores)
         assert g.turn_total >= 0 and g.turn_total % 50 == 0
-        assert 1 <= g.dice_to_roll <= r.dice
+        assert 1 <= g.dice_in_hand <= r.dice
         if g.roll is not None:
             assert 1 <= len(g.roll) <= r.dice and all(1 <= d <= 6 for d in g.roll)
         if r.end is End.EXACT:

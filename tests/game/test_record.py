@@ -101,9 +101,9 @@ def snapshot(game: Game) -> dict[str, Any]:
         "farkles_in_row": game.farkles_in_row,
         "turns_played": game.turns_played,
         "turn_total": game.turn_total,
-        "dice_to_roll": game.dice_to_roll,
+        "dice_to_roll": game.dice_in_hand,
         "roll": game.roll,
-        "set_aside": list(game.set_aside),
+        "set_aside": list(game.set_asides),
         "must_validate": game.must_validate,
         "hot_dice": game.hot_dice,
         "last_round_by": game.last_round_by,
@@ -177,12 +177,12 @@ def test_replay_while_dice_are_rolled() -> None:
     dice = SeededDice(b"x")
     live = Game(Rules.parse("farkle"), players=("Ann", "Bob"))
     live.play(ROLL, dice)
-    live.apply(live.options()[0].keep)
+    live.apply(live.options()[0].set_aside)
     live.apply(ROLL)
     assert live.phase is Phase.CHANCE
     rebuilt = replay(record_of(live, seed=b"x"))
     assert snapshot(rebuilt) == snapshot(live)
-    roll = dice.roll(live.dice_to_roll, live.turn, live.rolls_this_turn)
+    roll = dice.roll(live.dice_in_hand, live.turn, live.rolls_this_turn)
     live.apply_roll(roll)
     rebuilt.apply_roll(roll)
     assert snapshot(rebuilt) == snapshot(live)

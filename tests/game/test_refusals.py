@@ -52,11 +52,11 @@ def bank(rules: str, *steps: str) -> Refusal:
     return why
 
 
-def set_aside(rules: str, keep: SetAside, *steps: str) -> Refusal:
+def set_aside(rules: str, dice: SetAside, *steps: str) -> Refusal:
     """The refusal of a set-aside after ``steps``: why_not_set_aside gives the very refusal the error carries."""
     g = play(game(rules), *steps)
-    why = g.why_not_set_aside(keep)
-    assert why is not None and raised(lambda: g.apply(keep), IllegalMoveError) == why
+    why = g.why_not_set_aside(dice)
+    assert why is not None and raised(lambda: g.apply(dice), IllegalMoveError) == why
     return why
 
 

@@ -22,7 +22,7 @@ def best(roll: str, rules: Rules = FARKLE) -> int:
 
 
 def keeps(roll: str, rules: Rules = FARKLE) -> set[str]:
-    return {str(o.keep) for o in scorer(rules).options(parse_dice(roll))}
+    return {str(o.set_aside) for o in scorer(rules).options(parse_dice(roll))}
 
 
 # -- seed 003 (Farkle / 10 000) ---------------------------------------------------------------
@@ -70,15 +70,15 @@ def test_every_die_set_aside_must_score() -> None:
 
 def test_advice_example_of_seed_003() -> None:
     # 1-5-2-2-3-6: the 1 alone (100, five dice left) or the 1 and the 5 (150, four left).
-    options = {str(o.keep): (o.points, o.dice_left) for o in scorer(FARKLE).options((1, 5, 2, 2, 3, 6))}
+    options = {str(o.set_aside): (o.points, o.dice_left) for o in scorer(FARKLE).options((1, 5, 2, 2, 3, 6))}
     assert options == {"1": (100, 5), "15": (150, 4), "5": (50, 5)}
 
 
 def test_options_are_listed_once_best_first() -> None:
     options = scorer(FARKLE).options((1, 1, 1, 1, 5, 5))
-    assert len({o.keep for o in options}) == len(options) == 14
+    assert len({o.set_aside for o in options}) == len(options) == 14
     assert [o.points for o in options] == sorted((o.points for o in options), reverse=True)
-    assert options[0].keep == SetAside(1, 1, 1, 1, 5, 5) and options[0].points == 1200
+    assert options[0].set_aside == SetAside(1, 1, 1, 1, 5, 5) and options[0].points == 1200
 
 
 @pytest.mark.parametrize(
@@ -184,13 +184,13 @@ def test_options_equal_brute_force(r: Rules, roll: list[int]) -> None:
     roll = roll[: r.dice]
     expected = legal_set_asides(tuple(roll), r)
     s = scorer(r)
-    got = {tuple(o.keep): o.points for o in s.options(roll)}
+    got = {tuple(o.set_aside): o.points for o in s.options(roll)}
     assert got == expected
     assert s.is_farkle(roll) == (not expected)
     top = s.best(roll)
     assert (top.points if top else 0) == max(expected.values(), default=0)
     for o in s.options(roll):
-        assert o.dice_left == len(roll) - len(o.keep)
+        assert o.dice_left == len(roll) - len(o.set_aside)
 
 
 @settings(max_examples=300, deadline=None)
@@ -293,6 +293,6 @@ def test_a_partition_is_combinations_of_the_dice_adding_up_to_their_points(r: Ru
     s = scorer(r)
     top = s.best(roll[: r.dice])
     if top is not None:
-        parts = s.partition(top.keep)
-        assert sorted(d for c in parts for d in c.dice) == list(top.keep)
+        parts = s.partition(top.set_aside)
+        assert sorted(d for c in parts for d in c.dice) == list(top.set_aside)
         assert sum(c.points for c in parts) == top.points and all(c in s.combinations for c in parts)

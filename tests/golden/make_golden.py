@@ -33,7 +33,7 @@ def seed_of(preset: str) -> bytes:
 def choose(game: Game) -> Action:
     """The golden policy: best set-aside; bank at BANK_AT or more when allowed; otherwise roll."""
     if game.phase is Phase.SET_ASIDE:
-        return game.options()[0].keep
+        return game.options()[0].set_aside
     if game.turn_total >= BANK_AT and BANK in game.legal_actions():
         return BANK
     return ROLL

@@ -57,11 +57,13 @@ def play_well(setup: Setup, max_actions: int = 5000) -> Setup:
         if game.phase is Phase.SET_ASIDE:
             assert game.roll is not None
             best = tv.best_set_aside(game.roll, game.turn_total, entered=entered)
-            allowed = {o.keep for o in game.options()}
-            setup.play(best.keep if best is not None and best.keep in allowed else game.options()[0].keep)
+            allowed = {o.set_aside for o in game.options()}
+            setup.play(
+                best.set_aside if best is not None and best.set_aside in allowed else game.options()[0].set_aside
+            )
         else:
             rolling = game.why_not_bank() is not None or tv.should_roll(
-                game.turn_total, game.dice_to_roll, entered=entered, hot_dice=game.hot_dice
+                game.turn_total, game.dice_in_hand, entered=entered, hot_dice=game.hot_dice
             )
             setup.play(ROLL if rolling else BANK)
     raise AssertionError("the game did not end")
@@ -155,7 +157,7 @@ def test_race_does_not_end_below_the_target_or_past_an_exact_one() -> None:
     assert setup.game.outcome is None and setup.game.scores == (500,)
     # 500 banked: a set-aside worth more than 500 (555 and 11, 555 and a 1) is not offered.
     do(setup, "roll 55511")
-    offered = {str(o.keep): o.points for o in setup.game.options()}
+    offered = {str(o.set_aside): o.points for o in setup.game.options()}
     assert max(offered.values()) == 500 and "11555" not in offered
     do(setup, "keep 1")
     assert setup.game.outcome is None and setup.game.turn_total == 100
@@ -384,7 +386,7 @@ def test_an_unfinished_result_ranks_below_every_finished_one() -> None:
 
 
 @pytest.mark.parametrize(
-    ("preset", "roll", "best", "keep", "parts"),
+    ("preset", "roll", "best", "set_aside", "parts"),
     [
         ("farkle", "111523", 1050, "1115", ["three 1s = 1000", "a 5 = 50"]),
         ("farkle", "111155", 1200, "111155", ["three 1s = 1000", "a 1 = 100", "a 5 = 50"]),
@@ -397,14 +399,14 @@ def test_an_unfinished_result_ranks_below_every_finished_one() -> None:
         ("5000", "11111", 1200, "11111", ["three 1s = 1000", "a 1 = 100"]),
     ],
 )
-def test_scoring_quiz_on_hand_worked_rolls(preset: str, roll: str, best: int, keep: str, parts: list[str]) -> None:
+def test_scoring_quiz_on_hand_worked_rolls(preset: str, roll: str, best: int, set_aside: str, parts: list[str]) -> None:
     q = ScoringQuestion(find_variant(preset).rules, parse_dice(roll))
-    assert q.best_score == best and q.best_set_aside == SetAside.parse(keep)
+    assert q.best_score == best and q.best_set_aside == SetAside.parse(set_aside)
     for part in parts:
         assert part in q.explanation
     assert q.check_score(best).correct and not q.check_score(best - 50).correct
-    assert q.check_set_aside(keep).correct
-    assert not q.check_set_aside(keep[:-1]).correct  # fewer dice, fewer points (or none)
+    assert q.check_set_aside(set_aside).correct
+    assert not q.check_set_aside(set_aside[:-1]).correct  # fewer dice, fewer points (or none)
     assert q.check_score(best - 50).explanation.startswith(f"No, {best}.")
 
 
@@ -447,11 +449,11 @@ def test_drills_against_the_plain_recursive_search() -> None:
     rng = random.Random(17)
     for _ in range(150):
         drill = Drill.random(rules, rng)
-        rolling = ref_roll(drill.turn_total, drill.dice, drill.entered)
+        rolling = ref_roll(drill.turn_total, drill.dice_in_hand, drill.entered)
         bank = drill.turn_total
         match = EXPLANATION.fullmatch(drill.explanation)
         assert match is not None, drill.explanation
-        assert int(match[1]) == drill.dice
+        assert int(match[1]) == drill.dice_in_hand
         assert float(match[2]) == pytest.approx(rolling, abs=0.051)
         assert float(match[3]) == bank
         if abs(rolling - bank) > 1e-6:
@@ -491,7 +493,7 @@ def test_random_drills_are_states_where_banking_is_allowed() -> None:
     for v in VARIANTS:
         for _ in range(20):
             drill = Drill.random(v.rules, rng)
-            assert drill.turn_total > 0 and 1 <= drill.dice <= v.rules.dice
+            assert drill.turn_total > 0 and 1 <= drill.dice_in_hand <= v.rules.dice
             assert EXPLANATION.fullmatch(drill.explanation)
 
 

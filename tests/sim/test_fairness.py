@@ -62,8 +62,8 @@ class Peeker:
 
     def choose(self, game: Game) -> Action:
         if game.phase is Phase.SET_ASIDE:
-            return max(game.options(), key=lambda o: o.points).keep
-        upcoming = self.dice.roll(game.dice_to_roll, game.turn, game.rolls_this_turn)  # the same roll, ahead
+            return max(game.options(), key=lambda o: o.points).set_aside
+        upcoming = self.dice.roll(game.dice_in_hand, game.turn, game.rolls_this_turn)  # the same roll, ahead
         return BANK if BANK in game.legal_actions() and scorer(game.rules).is_farkle(upcoming) else ROLL
 
 

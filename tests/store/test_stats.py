@@ -50,7 +50,7 @@ def play(rules: Rules, players: tuple[str, ...], dice: DiceSource, turn_limit: i
         elif ROLL in legal:
             action = ROLL
         else:
-            action = game.options()[0].keep
+            action = game.options()[0].set_aside
         game.play(action, dice)
     return game
 
@@ -73,7 +73,7 @@ def count(game: Game) -> list[Seat]:
     seats = [Seat() for _ in game.players]
     entered = [rules.entry == 0] * len(seats)
     roll: tuple[int, ...] = ()
-    current, total, in_hand, new_turn = game.first, 0, rules.dice, True
+    current, total, dice_in_hand, new_turn = game.first, 0, rules.dice, True
     for item in map(str, game.history):
         seat = seats[current]
         if item == "roll":
@@ -90,12 +90,12 @@ def count(game: Game) -> list[Seat]:
             seat.farkles[len(roll)] += 1
             seat.farkled[-1] = True
         elif word == "keep":
-            keep = tuple(sorted(int(c) for c in text))
-            total += legal_set_asides(roll, rules)[keep]
-            in_hand -= len(keep)
-            if in_hand == 0:
+            set_aside = tuple(sorted(int(c) for c in text))
+            total += legal_set_asides(roll, rules)[set_aside]
+            dice_in_hand -= len(set_aside)
+            if dice_in_hand == 0:
                 seat.hot_dice += 1
-                in_hand = rules.dice
+                dice_in_hand = rules.dice
             continue
         else:
             assert item == "bank"
@@ -103,7 +103,7 @@ def count(game: Game) -> list[Seat]:
                 entered[current] = True
                 seat.score += total
                 seat.banks.append(total)
-        current, total, in_hand, new_turn = (current + 1) % len(seats), 0, rules.dice, True
+        current, total, dice_in_hand, new_turn = (current + 1) % len(seats), 0, rules.dice, True
     return seats
 
 

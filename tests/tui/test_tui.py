@@ -124,7 +124,7 @@ def keys_for(screen: TableScreen, threshold: int) -> list[str]:
     if game.phase is Phase.SET_ASIDE:
         assert game.roll is not None
         best = game.options()[0]
-        left, keys = list(best.keep), []
+        left, keys = list(best.set_aside), []
         for i, face in enumerate(game.roll):
             if face in left:
                 left.remove(face)
@@ -471,11 +471,11 @@ def test_hint_gives_the_coach_choices_best_first() -> None:
             assert "Coach (expected points of the turn)" in text and "▸" in text and "best" in text
             advice = advise(screen.session.game)
             shown = next(line for line in text.splitlines() if "▸" in line)
-            assert str(advice.best.keep).replace("", " ").strip() in shown
+            assert str(advice.best.set_aside).replace("", " ").strip() in shown
             # Banking right after the first set-aside of a turn is worth exactly its points (hand-worked).
             for choice in advice.choices:
                 if choice.then == "bank":
-                    option = next(o for o in screen.session.game.options() if o.keep == choice.keep)
+                    option = next(o for o in screen.session.game.options() if o.set_aside == choice.set_aside)
                     assert choice.value == option.points
             await press(pilot, "h", *keys_for(screen, 10_000))
             assert "Coach (" not in screen_text(app), "the advice goes once the game moves on"

@@ -239,7 +239,7 @@ def test_the_view_offers_exactly_the_legal_set_asides_with_their_points_and_exac
             break
         if view["phase"] == "set-aside":
             roll = tuple(view["roll"])
-            expected = {"".join(map(str, keep)): points for keep, points in legal_set_asides(roll, rules).items()}
+            expected = {"".join(map(str, dice)): points for dice, points in legal_set_asides(roll, rules).items()}
             assert {o["keep"]: o["points"] for o in view["options"]} == expected
             for o in view["options"]:
                 n = rules.dice if o["dice_left"] == 0 else o["dice_left"]
@@ -673,7 +673,7 @@ def _stream(seed: bytes, lines: list[str]) -> list[str]:
     out = []
     for line in lines:
         if line.startswith("dice "):
-            expected = dice.roll(game.dice_to_roll, game.turn, game.rolls_this_turn)
+            expected = dice.roll(game.dice_in_hand, game.turn, game.rolls_this_turn)
             out.append("dice " + "".join(map(str, expected)))
             game.apply_roll(expected)
         else:
@@ -933,8 +933,8 @@ def test_a_table_code_is_read_as_people_type_it(alice: TestClient) -> None:
 def test_training_questions_and_drills(alice: TestClient) -> None:
     question = alice.get("/api/training/question").json()
     assert 2 <= len(question["roll"]) <= 6
-    def answer(roll: list[int], keep: str) -> dict[str, Any]:
-        checked = alice.post("/api/training/question", json={"rules": "farkle", "roll": roll, "keep": keep}).json()
+    def answer(roll: list[int], set_aside: str) -> dict[str, Any]:
+        checked = alice.post("/api/training/question", json={"rules": "farkle", "roll": roll, "keep": set_aside}).json()
         assert isinstance(checked, dict)
         return checked
 
@@ -1031,13 +1031,13 @@ def test_a_refused_selection_carries_the_engines_reason(alice: TestClient) -> No
         view = act(alice, view, {"then": "roll"} if view["phase"] == "decide" else next_intent(view))["game"]
     roll, offered = view["roll"], {o["keep"] for o in view["options"]}
     assert view["refusals"]
-    for keep, reason in view["refusals"].items():
-        assert keep == "".join(sorted(keep)) and keep not in offered
-        assert all(roll.count(int(d)) >= keep.count(d) for d in set(keep))
-        assert reason.split(":")[0] == keep  # the engine names the dice it refuses
-        data = view["set_aside_refusals"][keep]  # and says which rule, as data beside the English
+    for dice, reason in view["refusals"].items():
+        assert dice == "".join(sorted(dice)) and dice not in offered
+        assert all(roll.count(int(d)) >= dice.count(d) for d in set(dice))
+        assert reason.split(":")[0] == dice  # the engine names the dice it refuses
+        data = view["set_aside_refusals"][dice]  # and says which rule, as data beside the English
         assert data["code"] in {"not-scoring", "every-triple", "would-pass-target"}
-        assert data["values"]["keep"] == [int(d) for d in keep]
+        assert data["values"]["keep"] == [int(d) for d in dice]
     assert set(view["set_aside_refusals"]) == set(view["refusals"])
     for option in view["options"]:
         assert (option["bank"] is None) == (option["bank_refusal"] is None)

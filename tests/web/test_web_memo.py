@@ -96,7 +96,7 @@ def _move_on_elsewhere(app: FastAPI, view: dict[str, object]) -> list[str]:
         assert isinstance(options, list)
         game.apply(options[0]["keep"], player=0)
         game.apply("roll", player=0)
-        game.apply_roll(SecureDice().roll(game.dice_to_roll, game.turn, game.rolls_this_turn))
+        game.apply_roll(SecureDice().roll(game.dice_in_hand, game.turn, game.rolls_this_turn))
         games.save(session, Loaded(row, game, None, json.loads(row.seats)))
         session.commit()
         return list(map(str, game.history))

@@ -62,7 +62,7 @@ class Choice:
     cost: float = 0.0  # how much worse than the best choice, in the same measure (never negative)
 
     @property
-    def keep(self) -> SetAside | None:
+    def set_aside(self) -> SetAside | None:
         """The dice to set aside (None when no roll is on the table)."""
         return self.decision.set_aside
 
@@ -145,13 +145,13 @@ def advise(game: Game, measure: str | None = None) -> Advice:
     choices: list[tuple[float, Decision]] = []
     if game.phase is Phase.SET_ASIDE:
         for option in game.options():
-            roll_v, bank_v = _after(value_of, game, option, Decision(option.keep, BANK) not in legal)
+            roll_v, bank_v = _after(value_of, game, option, Decision(option.set_aside, BANK) not in legal)
             if bank_v is not None and bank_v >= roll_v - _TOL:
-                choices.append((bank_v, Decision(option.keep, BANK)))
+                choices.append((bank_v, Decision(option.set_aside, BANK)))
             else:
-                choices.append((roll_v, Decision(option.keep, ROLL)))
+                choices.append((roll_v, Decision(option.set_aside, ROLL)))
     else:
-        roll_v, bank_v = value_of(game.turn_total, game.dice_to_roll, Decision(None, BANK) not in legal)
+        roll_v, bank_v = value_of(game.turn_total, game.dice_in_hand, Decision(None, BANK) not in legal)
         if bank_v is not None:
             choices.append((bank_v, Decision(None, BANK)))  # first: of equal values, the sure one
         choices.append((roll_v, Decision(None, ROLL)))
@@ -442,9 +442,9 @@ def full_review(record_or_game: Record | Game, player: int) -> Review:
 def _played(advice: Advice, action: Action) -> Choice:
     """The choice a played action made: a set-aside's best continuation, or the roll or bank itself."""
     if isinstance(action, SetAside):
-        return next(c for c in advice.choices if c.keep == action)
+        return next(c for c in advice.choices if c.set_aside == action)
     then = "roll" if action is ROLL else "bank"
-    return next(c for c in advice.choices if c.keep is None and c.then == then)
+    return next(c for c in advice.choices if c.set_aside is None and c.then == then)
 
 
 def _value_now(game: Game, player: int, measure: str) -> float:

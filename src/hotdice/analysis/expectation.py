@@ -190,13 +190,13 @@ def _large_total_lines(rules: Rules, rolls: _Rolls) -> tuple[npt.NDArray[np.floa
 
 
 def _lexmax(
-    rolls: _Rolls, slope: npt.NDArray[np.float64], icpt: npt.NDArray[np.float64], keep: npt.NDArray[np.int64] | None
+    rolls: _Rolls, slope: npt.NDArray[np.float64], icpt: npt.NDArray[np.float64], previous: npt.NDArray[np.int64] | None
 ) -> npt.NDArray[np.int64]:
     """Per roll, the entry with the largest (slope, intercept); the previous choice wins near-ties."""
     out = np.empty(len(rolls.roll_start), dtype=np.int64)
     ends = [*rolls.roll_start[1:].tolist(), len(slope)]
     for r, (lo, hi) in enumerate(zip(rolls.roll_start.tolist(), ends, strict=True)):
-        best = lo if keep is None else int(keep[r])
+        best = lo if previous is None else int(previous[r])
         for i in range(lo, hi):
             ds = slope[i] - slope[best]
             if ds > _TOL or (abs(ds) <= _TOL and icpt[i] > icpt[best] + _TOL):

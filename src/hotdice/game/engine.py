@@ -2,7 +2,7 @@
 
 This module is the only place where the rules of play are enforced; front ends and computer players ask
 it what is legal. Chance is explicit: after a ``roll`` action the game waits for dice
-(:attr:`Game.dice_to_roll`), which the caller draws from an injected :mod:`hotdice.game.dice` source and gives
+(:attr:`Game.dice_in_hand`), which the caller draws from an injected :mod:`hotdice.game.dice` source and gives
 to :meth:`Game.apply_roll` — or :meth:`Game.play` does both.
 
 A turn goes: roll → (farkle | set aside scoring dice) → roll again or bank → ... Decisions RULES.md leaves
@@ -190,10 +190,10 @@ class Decision:
             return cls(None, then)
         head = head.strip().rstrip(",").strip()
         head = head[len("set aside"):] if head.startswith("set aside") else head
-        keep, then = parse_action(head), parse_action(tail)
-        if not isinstance(keep, SetAside) or isinstance(then, SetAside):
+        set_aside, then = parse_action(head), parse_action(tail)
+        if not isinstance(set_aside, SetAside) or isinstance(then, SetAside):
             raise InvalidMoveError(Refusal(Code.NOT_A_DECISION, {"text": text}))
-        return cls(keep, then)
+        return cls(set_aside, then)
 
     def __str__(self) -> str:
         return str(self.then) if self.set_aside is None else f"set aside {self.set_aside}, then {self.then}"
@@ -299,10 +299,10 @@ class Game:
         self.rolls_this_turn = 0
         self.phase = Phase.DECIDE
         self.turn_total = 0
-        self.dice_in_hand = self.rules.dice
+        self.dice_in_hand = self.rules.dice  # how many dice the next roll has
         self.roll: tuple[int, ...] | None = None  # the roll on the table, as rolled
         self._offered: tuple[Option, ...] = ()  # its legal set-asides
-        self.set_aside: list[SetAside] = []  # this turn's set-asides
+        self.set_asides: list[SetAside] = []  # this turn's set-asides
         self.must_validate = False  # validate=yes: a triple or full hand awaits a scoring roll
         self.hot_dice = False  # every die has scored: all of them are back in hand
         self.last_round_by: int | None = None
@@ -315,7 +315,7 @@ class Game:
         twin = copy.copy(self)
         twin.events = list(self.events)
         twin.history = list(self.history)
-        twin.set_aside = list(self.set_aside)
+        twin.set_asides = list(self.set_asides)
         twin._seats = [copy.copy(s) for s in self._seats]
         return twin
 
@@ -476,15 +476,10 @@ class Game:
     @property
     def to_act(self) -> int | Actor:
         """Who acts now: the seat of the player, :data:`CHANCE` while dice are to be rolled
-        (:attr:`dice_to_roll`), :data:`TERMINAL` once the game is over."""
+        (:attr:`dice_in_hand`), :data:`TERMINAL` once the game is over."""
         if self.phase is Phase.CHANCE:
             return CHANCE
         return TERMINAL if self.phase is Phase.OVER else self.current
-
-    @property
-    def dice_to_roll(self) -> int:
-        """How many dice the next roll has."""
-        return self.dice_in_hand
 
     @property
     def is_over(self) -> bool:
@@ -496,7 +491,7 @@ class Game:
 
     def legal_actions(self) -> list[Action]:
         if self.phase is Phase.SET_ASIDE:
-            return [o.keep for o in self.options()]
+            return [o.set_aside for o in self.options()]
         if self.phase is Phase.DECIDE:
             return [ROLL, BANK] if self.why_not_bank() is None else [ROLL]
         return []
@@ -507,9 +502,9 @@ class Game:
         if self.phase is Phase.SET_ASIDE:
             out = []
             for option in self._offered:
-                out.append(Decision(option.keep, ROLL))
+                out.append(Decision(option.set_aside, ROLL))
                 if self.why_not_bank_after(option) is None:
-                    out.append(Decision(option.keep, BANK))
+                    out.append(Decision(option.set_aside, BANK))
             return out
         if self.phase is Phase.DECIDE:
             return [Decision(None, ROLL)] + ([Decision(None, BANK)] if self.why_not_bank() is None else [])
@@ -523,15 +518,15 @@ class Game:
     def _refuse_decision(self, decision: Decision) -> IllegalMoveError | None:
         if self.outcome is not None:
             return IllegalMoveError(Refusal(Code.GAME_OVER))
-        keep = decision.set_aside
-        if keep is None:
+        set_aside = decision.set_aside
+        if set_aside is None:
             if decision.then is not BANK:
                 return None if self.phase is Phase.DECIDE else IllegalMoveError(self._not_deciding())
             reason = self.why_not_bank()
         else:
-            option = next((o for o in self.options() if o.keep == keep), None)
+            option = next((o for o in self.options() if o.set_aside == set_aside), None)
             if option is None:
-                refusal = self.why_not_set_aside(keep)
+                refusal = self.why_not_set_aside(set_aside)
                 assert refusal is not None  # not among the options, so not offered
                 return IllegalMoveError(refusal)
             reason = self.why_not_bank_after(option) if decision.then is BANK else None
@@ -545,13 +540,13 @@ class Game:
             raise IllegalMoveError(Refusal(Code.NOT_ROLLING))
         return rolls_with_probability(self.dice_in_hand)
 
-    def why_not_set_aside(self, keep: SetAside) -> Refusal | None:
+    def why_not_set_aside(self, set_aside: SetAside) -> Refusal | None:
         """Why these dice may not be set aside now, or None if they may."""
         if self.phase is not Phase.SET_ASIDE or self.roll is None:
             return Refusal(Code.NO_ROLL)
-        if any(o.keep == keep for o in self._offered):
+        if any(o.set_aside == set_aside for o in self._offered):
             return None
-        return self._why_not_offered(keep, self.roll)
+        return self._why_not_offered(set_aside, self.roll)
 
     def why_not_bank_after(self, option: Option) -> Refusal | None:
         """Why banking right after setting ``option`` aside would be refused, or None if it would be allowed
@@ -621,7 +616,7 @@ class Game:
         self.apply(decision.then)
 
     def apply_roll(self, dice: Iterable[int]) -> None:
-        """The dice of the roll the player asked for: exactly :attr:`dice_to_roll` faces from 1 to 6."""
+        """The dice of the roll the player asked for: exactly :attr:`dice_in_hand` faces from 1 to 6."""
         if self.phase is not Phase.CHANCE:
             raise IllegalMoveError(Refusal(Code.NOT_ROLLING))
         roll = tuple(dice)
@@ -666,18 +661,18 @@ class Game:
 
     # -- the steps of a turn -------------------------------------------------------------------
 
-    def _set_aside(self, keep: SetAside) -> None:
+    def _set_aside(self, set_aside: SetAside) -> None:
         if self.phase is not Phase.SET_ASIDE or self.roll is None:
             raise IllegalMoveError(Refusal(Code.NO_ROLL))
-        option = next((o for o in self._offered if o.keep == keep), None)
+        option = next((o for o in self._offered if o.set_aside == set_aside), None)
         if option is None:
-            raise IllegalMoveError(self._why_not_offered(keep, self.roll))
-        self.history.append(Step(keep))
+            raise IllegalMoveError(self._why_not_offered(set_aside, self.roll))
+        self.history.append(Step(set_aside))
         self.turn_total += option.points
-        self.set_aside.append(keep)
+        self.set_asides.append(set_aside)
         self.roll = None
         self.dice_in_hand, hot, validate = after_set_aside(self.rules, option)
-        self._event(EventKind.SET_ASIDE, points=option.points, dice=tuple(keep))
+        self._event(EventKind.SET_ASIDE, points=option.points, dice=tuple(set_aside))
         if validate:
             self.must_validate = True
         if hot:
@@ -690,16 +685,16 @@ class Game:
             # would otherwise ask (RULES.md).
             self._bank()
 
-    def _why_not_offered(self, keep: SetAside, roll: tuple[int, ...]) -> Refusal:
-        if not keep:
+    def _why_not_offered(self, set_aside: SetAside, roll: tuple[int, ...]) -> Refusal:
+        if not set_aside:
             return Refusal(Code.EMPTY_SET_ASIDE)
-        dice = {"keep": tuple(keep)}
-        for face in set(keep):
-            if keep.count(face) > roll.count(face):
+        dice = {"keep": tuple(set_aside)}
+        for face in set(set_aside):
+            if set_aside.count(face) > roll.count(face):
                 return Refusal(Code.NOT_IN_ROLL, {**dice, "roll": roll})
-        if self._scorer.score(keep) is None:
+        if self._scorer.score(set_aside) is None:
             return Refusal(Code.NOT_SCORING, dice)
-        if self._scorer.option_for(roll, keep) is None:
+        if self._scorer.option_for(roll, set_aside) is None:
             return Refusal(Code.EVERY_TRIPLE, dice)
         if self.rules.set_aside is SetAsideRule.ALL:
             return Refusal(Code.SET_ASIDE_ALL, dice)
@@ -741,7 +736,7 @@ class Game:
         self.turn_total = 0
         self.dice_in_hand = self.rules.dice
         self.roll = None
-        self.set_aside = []
+        self.set_asides = []
         self.must_validate = False
         self.hot_dice = False
         self.rolls_this_turn = 0
@@ -825,14 +820,14 @@ def offered(rules: Rules, roll: Iterable[int], room: int | None = None) -> tuple
     """
     every = scorer(rules).options(roll)
     if rules.set_aside is SetAsideRule.ALL and every:
-        every = (max(every, key=lambda o: len(o.keep)),)
+        every = (max(every, key=lambda o: len(o.set_aside)),)
     return every if room is None else tuple(o for o in every if o.points <= room)
 
 
 def needs_validation(rules: Rules, option: Option) -> bool:
     """validate=yes: setting aside a triple, or a full hand, must be validated by a scoring roll before a bank."""
-    keep = option.keep
-    return rules.validate and (option.dice_left == 0 or any(keep.count(f) >= 3 for f in set(keep)))
+    dice = option.set_aside
+    return rules.validate and (option.dice_left == 0 or any(dice.count(f) >= 3 for f in set(dice)))
 
 
 def after_set_aside(rules: Rules, option: Option) -> tuple[int, bool, bool]:

@@ -308,7 +308,7 @@ def replay(record: Record) -> Game:
             move = Step.parse(line, rules.dice).move
             if isinstance(move, Roll):
                 if seeded is not None and game.phase is Phase.CHANCE:
-                    expected = seeded.roll(game.dice_to_roll, game.turn, game.rolls_this_turn)
+                    expected = seeded.roll(game.dice_in_hand, game.turn, game.rolls_this_turn)
                     if move.dice != expected:
                         raise RecordAltered(
                             f"record altered: {where}: roll {game.rolls_this_turn + 1} of turn {game.turn + 1} "
@@ -354,8 +354,8 @@ def state_json(game: Game) -> dict[str, Any]:
         "turns_played": list(game.turns_played),
         "turn_total": game.turn_total,
         "roll": None if game.roll is None else list(game.roll),
-        "set_aside": [str(keep) for keep in game.set_aside],
-        "dice_to_roll": game.dice_to_roll,
+        "set_aside": [str(set_aside) for set_aside in game.set_asides],
+        "dice_to_roll": game.dice_in_hand,
         "hot_dice": game.hot_dice,
         "must_validate": game.must_validate,
         "last_round_by": game.last_round_by,

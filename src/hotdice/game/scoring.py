@@ -188,7 +188,7 @@ class ScoringLine:
 class Option:
     """One legal set-aside of a roll."""
 
-    keep: SetAside
+    set_aside: SetAside
     points: int
     dice_left: int
 
@@ -280,15 +280,15 @@ class Scorer:
         # With validation, every triple in the roll must be set aside (six of a face are two triples).
         least = [3 * (c // 3) if self.rules.validate else 0 for c in roll]
         found = []
-        for keep in itertools.product(*(range(lo, c + 1) for lo, c in zip(least, roll, strict=True))):
-            kept = sum(keep)
-            if kept == 0:
+        for chosen in itertools.product(*(range(lo, c + 1) for lo, c in zip(least, roll, strict=True))):
+            n_chosen = sum(chosen)
+            if n_chosen == 0:
                 continue
-            pts = int(self.points[_key_of_counts(keep)])
+            pts = int(self.points[_key_of_counts(chosen)])
             if pts > 0:
-                dice = SetAside(*(face for face, c in zip(FACES, keep, strict=True) for _ in range(c)))
-                found.append(Option(dice, pts, size - kept))
-        found.sort(key=lambda o: (-o.points, len(o.keep), tuple(o.keep)))
+                dice = SetAside(*(face for face, c in zip(FACES, chosen, strict=True) for _ in range(c)))
+                found.append(Option(dice, pts, size - n_chosen))
+        found.sort(key=lambda o: (-o.points, len(o.set_aside), tuple(o.set_aside)))
         return tuple(found)
 
     # -- questions about one roll -------------------------------------------------------------
@@ -314,22 +314,22 @@ class Scorer:
         pts = int(self.points[self._roll_key(dice)])
         return pts if pts > 0 else None
 
-    def option_for(self, roll: Iterable[int], keep: Iterable[int]) -> Option | None:
-        """The legal set-aside ``keep`` of ``roll``, or None if it is not one."""
-        wanted = SetAside(*keep)
+    def option_for(self, roll: Iterable[int], set_aside: Iterable[int]) -> Option | None:
+        """``set_aside`` as a legal set-aside of ``roll``, or None if it is not one."""
+        wanted = SetAside(*set_aside)
         for option in self.options(roll):
-            if option.keep == wanted:
+            if option.set_aside == wanted:
                 return option
         return None
 
     def partition(self, dice: Iterable[int]) -> list[Combination]:
         """The combinations that give these dice their points (their best partition), largest first."""
-        keep = SetAside(*dice)
-        total = self.score(keep)
+        set_aside = SetAside(*dice)
+        total = self.score(set_aside)
         if total is None:
-            raise DiceError(Refusal(Code.NOT_ALL_SCORE, {"keep": tuple(keep)}))
+            raise DiceError(Refusal(Code.NOT_ALL_SCORE, {"keep": tuple(set_aside)}))
         for combo in sorted(self.combinations, key=lambda c: -len(c.dice)):
-            rest = list(keep)
+            rest = list(set_aside)
             try:
                 for d in combo.dice:
                     rest.remove(d)
@@ -340,7 +340,7 @@ class Scorer:
                     return [combo]
             elif self.score(rest) == total - combo.points:
                 return [combo, *self.partition(rest)]
-        raise AssertionError(f"{keep} has no partition into combinations")  # pragma: no cover
+        raise AssertionError(f"{set_aside} has no partition into combinations")  # pragma: no cover
 
     def best_points_batch(self, rolls: npt.ArrayLike) -> npt.NDArray[np.int32]:
         """Best points of each roll (one roll per row of faces), 0 for a farkle; vectorised."""

@@ -60,15 +60,15 @@ class ScoringQuestion:
     def best_set_aside(self) -> SetAside | None:
         """The set-aside with the most points, fewest dice among equals; None on a farkle."""
         best = scorer(self.rules).best(self.roll)
-        return best.keep if best else None
+        return best.set_aside if best else None
 
     @property
     def explanation(self) -> str:
-        keep = self.best_set_aside
-        if keep is None:
+        set_aside = self.best_set_aside
+        if set_aside is None:
             return f"{_dice(self.roll)}: nothing scores, a farkle (0)"
-        parts = ", ".join(f"{c.name} = {c.points}" for c in scorer(self.rules).partition(keep))
-        return f"{_dice(self.roll)}: {parts}; set aside {keep} for {self.best_score}"
+        parts = ", ".join(f"{c.name} = {c.points}" for c in scorer(self.rules).partition(set_aside))
+        return f"{_dice(self.roll)}: {parts}; set aside {set_aside} for {self.best_score}"
 
     def check_score(self, answer: int) -> Answer:
         right = answer == self.best_score
@@ -79,8 +79,8 @@ class ScoringQuestion:
         if isinstance(answer, str) and answer.strip().lower() in ("farkle", "none", "nothing", "-", ""):
             right = self.best_set_aside is None
         else:
-            keep = SetAside.parse(answer, self.rules.dice)
-            option = scorer(self.rules).option_for(self.roll, keep)
+            set_aside = SetAside.parse(answer, self.rules.dice)
+            option = scorer(self.rules).option_for(self.roll, set_aside)
             right = option is not None and option.points == self.best_score
         return Answer(right, ("Right. " if right else "No. ") + self.explanation)
 
@@ -91,12 +91,12 @@ class Drill:
 
     rules: Rules
     turn_total: int
-    dice: int
+    dice_in_hand: int
     entered: bool = True
     hot_dice: bool = False
 
     def __post_init__(self) -> None:
-        turn_values(self.rules).value(self.turn_total, self.dice, entered=self.entered, hot_dice=self.hot_dice)
+        turn_values(self.rules).value(self.turn_total, self.dice_in_hand, entered=self.entered, hot_dice=self.hot_dice)
         if not may_bank(self.rules, self.turn_total, entered=self.entered, hot_dice=self.hot_dice):
             raise ValueError(
                 f"banking {self.turn_total} is not allowed here under these rules, so there is nothing to decide"
@@ -110,16 +110,16 @@ class Drill:
             game = Game(table, ("drill",))
             while game.turns_played == (0,):
                 if game.phase is Phase.SET_ASIDE:
-                    game.apply(rng.choice(game.options()).keep)
+                    game.apply(rng.choice(game.options()).set_aside)
                 elif game.why_not_bank() is None and rng.random() < 0.4:
-                    return cls(rules, game.turn_total, game.dice_to_roll, hot_dice=game.hot_dice)
+                    return cls(rules, game.turn_total, game.dice_in_hand, hot_dice=game.hot_dice)
                 else:
                     game.apply("roll")
-                    game.apply_roll(tuple(rng.randint(1, 6) for _ in range(game.dice_to_roll)))
+                    game.apply_roll(tuple(rng.randint(1, 6) for _ in range(game.dice_in_hand)))
 
     @property
     def roll_value(self) -> float:
-        return turn_values(self.rules).roll_value(self.turn_total, self.dice, entered=self.entered)
+        return turn_values(self.rules).roll_value(self.turn_total, self.dice_in_hand, entered=self.entered)
 
     @property
     def bank_value(self) -> float:
@@ -131,13 +131,13 @@ class Drill:
     def answer(self) -> str:
         """ "roll" or "bank": the choice with the most expected points (bank when they are equal)."""
         tv = turn_values(self.rules)
-        rolling = tv.should_roll(self.turn_total, self.dice, entered=self.entered, hot_dice=self.hot_dice)
+        rolling = tv.should_roll(self.turn_total, self.dice_in_hand, entered=self.entered, hot_dice=self.hot_dice)
         return "roll" if rolling else "bank"
 
     @property
     def explanation(self) -> str:
         hot = " (hot dice)" if self.hot_dice else ""
-        dice = f"{self.dice} {'die' if self.dice == 1 else 'dice'}{hot}"
+        dice = f"{self.dice_in_hand} {'die' if self.dice_in_hand == 1 else 'dice'}{hot}"
         return (
             f"Rolling {dice} is worth {_points(self.roll_value)} expected points "
             f"against {_points(self.bank_value)} for banking: {self.answer}"

@@ -343,7 +343,7 @@ def _turn(rules: Rules) -> _Turn:
     st = solver_seats(rules)
     seat = np.array([[st.seat_of(s, e) for s in range(scores)] for e in flags], dtype=np.int64)
     start = Game(rules, ("", ""))
-    return _Turn(start.dice_to_roll, start.entered[0], refused, records, room, ends, last_round, penalty, seat)
+    return _Turn(start.dice_in_hand, start.entered[0], refused, records, room, ends, last_round, penalty, seat)
 
 
 class Seat(NamedTuple):
@@ -413,7 +413,7 @@ def _play_turn(g, tt, rt, kind, bank_at, bank_with, score, entered, farkles, tur
     su = score[g, cur] // _UNIT
     e = 1 if entered[g, cur] else 0
     total = 0
-    in_hand = n_all
+    dice_in_hand = n_all
     must_validate = 0
     hot = 0
     rolls = 0
@@ -427,18 +427,18 @@ def _play_turn(g, tt, rt, kind, bank_at, bank_with, score, entered, farkles, tur
             if kind == GREEDY:
                 banks = total >= bank_at and records[e, _col(records, total // _UNIT)] == 1
             elif kind == EASY:
-                banks = total >= bank_at or in_hand <= bank_with
+                banks = total >= bank_at or dice_in_hand <= bank_with
             else:
-                roll_v, bank_v, offered = _value(kind, tt, su, e, total, in_hand, blocked, med, med_bank, alpha,
+                roll_v, bank_v, offered = _value(kind, tt, su, e, total, dice_in_hand, blocked, med, med_bank, alpha,
                                                  beta, rv, bank, can, tmax, cap)
                 banks = offered and bank_v >= roll_v
         if banks:
             break
-        _roll(inner[g], outer[g], turn[g], rolls, in_hand, faces, scratch)
+        _roll(inner[g], outer[g], turn[g], rolls, dice_in_hand, faces, scratch)
         rolls += 1
         hot = 0
         key = 0
-        for d in range(in_hand):
+        for d in range(dice_in_hand):
             key += 7 ** (faces[d] - 1)
         r = row_of[key]
         if wins[r]:
@@ -477,7 +477,7 @@ def _play_turn(g, tt, rt, kind, bank_at, bank_with, score, entered, farkles, tur
             lost = True
             break
         total += points[r, choice]
-        in_hand = after[r, choice]
+        dice_in_hand = after[r, choice]
         hot = hot_of[r, choice]
         must_validate = validate_of[r, choice]
         if room[su, _col(room, total // _UNIT)] == 0:

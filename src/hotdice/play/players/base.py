@@ -39,7 +39,7 @@ def play_game(game: Game, players: Sequence[Player], dice: DiceSource) -> Outcom
     while game.outcome is None:
         seat = game.to_act
         if not isinstance(seat, int):  # CHANCE: a roll asked for before the game was handed over
-            game.apply_roll(dice.roll(game.dice_to_roll, game.turn, game.rolls_this_turn))
+            game.apply_roll(dice.roll(game.dice_in_hand, game.turn, game.rolls_this_turn))
             continue
         game.play(players[seat].choose(game), dice)
     return game.outcome

@@ -40,7 +40,7 @@ class GreedyPlayer:
     def choose(self, game: Game) -> Action:
         options = game.options()
         if options:
-            return options[0].keep
+            return options[0].set_aside
         total = game.turn_total
         records = bank_records(game.rules, entered=game.entered[game.current], turn_total=total)
         if total >= self.threshold and records and game.why_not_bank() is None:

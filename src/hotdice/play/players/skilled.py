@@ -29,12 +29,12 @@ class EasyPlayer:
     @staticmethod
     def preference(option: Option) -> tuple[int, int]:
         """Everything that scores: the most dice, then the most points (the first of equals)."""
-        return len(option.keep), option.points
+        return len(option.set_aside), option.points
 
     def choose(self, game: Game) -> Action:
         if game.phase is Phase.SET_ASIDE:
-            return max(game.options(), key=self.preference).keep
-        if BANK in game.legal_actions() and (game.turn_total >= self.bank_at or game.dice_to_roll <= self.bank_with):
+            return max(game.options(), key=self.preference).set_aside
+        if BANK in game.legal_actions() and (game.turn_total >= self.bank_at or game.dice_in_hand <= self.bank_with):
             return BANK
         return ROLL
 

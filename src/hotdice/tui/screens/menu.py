@@ -62,7 +62,7 @@ class MenuScreen(HotDiceScreen):
         self.query_one("#keys", Static).update(t("menu.keys"))
         saved = app.saved_game_label()
         options = self.query_one("#menu-options", OptionList)
-        keep = options.highlighted_option.id if options.highlighted_option is not None else None
+        highlighted = options.highlighted_option.id if options.highlighted_option is not None else None
         options.clear_options()
         for item in MENU_ITEMS:
             if item == "resume":
@@ -77,7 +77,7 @@ class MenuScreen(HotDiceScreen):
                 label = t(f"menu.{item.replace('-', '_')}")
             options.add_option(Option(label, id=item))
         ids = [o.id for o in options.options]
-        options.highlighted = ids.index(keep) if keep in ids else 0
+        options.highlighted = ids.index(highlighted) if highlighted in ids else 0
         options.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

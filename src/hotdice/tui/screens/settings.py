@@ -109,12 +109,12 @@ class SettingsScreen(HotDiceScreen):
         t = app.t
         self.query_one("#settings-title", Static).update(Text(t("settings.title"), style="bold"))
         options = self.query_one("#settings-list", OptionList)
-        keep = options.highlighted
+        highlighted = options.highlighted
         options.clear_options()
         width = max(len(label) for _, label, _ in self.rows()) + 2
         for key, label, value in self.rows():
             options.add_option(Option(f"{label:<{width}}{value}", id=key))
-        options.highlighted = keep if keep is not None else 0
+        options.highlighted = highlighted if highlighted is not None else 0
         self.query_one("#settings-name-label", Static).update(t("settings.name"))
         self.query_one("#settings-name", Input).placeholder = t("player.you")
         self.query_one("#settings-rules-label", Static).update(t("settings.rules_string"))

@@ -158,12 +158,12 @@ class TableScreen(HotDiceScreen):
         return SetAside(*(roll[i] for i in sorted(self.picked) if i < len(roll)))
 
     def selected_option(self) -> Option | None:
-        keep = self.selection()
-        return next((o for o in self.session.game.options() if o.keep == keep), None)
+        set_aside = self.selection()
+        return next((o for o in self.session.game.options() if o.set_aside == set_aside), None)
 
-    def refusal_of(self, keep: SetAside) -> str:
+    def refusal_of(self, set_aside: SetAside) -> str:
         """The engine's reason for refusing a set-aside it does not offer, in the player's language."""
-        refusal = self.session.game.why_not_set_aside(keep)
+        refusal = self.session.game.why_not_set_aside(set_aside)
         return "" if refusal is None else self.hotdice.t.refusal(refusal)
 
     def bank_after(self, option: Option) -> Refusal | None:
@@ -311,7 +311,7 @@ class TableScreen(HotDiceScreen):
         elif game.phase is Phase.OVER:
             dice.faces, dice.tone = (), "waiting"
         else:
-            dice.faces, dice.tone = (None,) * game.dice_to_roll, "waiting"
+            dice.faces, dice.tone = (None,) * game.dice_in_hand, "waiting"
         dice.picked = frozenset(self.picked)
         human = self.human_to_act() and game.phase is Phase.SET_ASIDE
         dice.cursor = self.cursor if human else -1
@@ -329,8 +329,8 @@ class TableScreen(HotDiceScreen):
         waiting_for_dice = game.phase is Phase.CHANCE and self.session.mode is Mode.PAD
         if waiting_for_dice and not pad.display:
             pad.value = ""
-            pad.placeholder = t("table.pad_prompt", dice=t.dice(game.dice_to_roll),
-                                example="".join(str(i % 6 + 1) for i in range(game.dice_to_roll)))
+            pad.placeholder = t("table.pad_prompt", dice=t.dice(game.dice_in_hand),
+                                example="".join(str(i % 6 + 1) for i in range(game.dice_in_hand)))
             pad.display = True
             pad.disabled = False
             pad.focus()
@@ -374,19 +374,19 @@ class TableScreen(HotDiceScreen):
             return Text("")
         total = game.turn_total
         if game.phase is Phase.SET_ASIDE:
-            keep = self.selection()
+            set_aside = self.selection()
             option = self.selected_option()
-            if keep is None:
+            if set_aside is None:
                 human = not (self.session.computer_to_act() or self.computer_running)
                 lines.append(Text(t("table.selection_none", n=len(game.roll or ())) if human else ""))
             elif option is not None:
-                lines.append(Text(t("table.selection_ok", dice=" ".join(map(str, keep)),
+                lines.append(Text(t("table.selection_ok", dice=" ".join(map(str, set_aside)),
                                     points=t.number(option.points)), style="bold"))
-            elif scorer(rules).score(keep) is None:
-                lines.append(Text(t("table.selection_no_score", dice=" ".join(map(str, keep))), style="italic"))
+            elif scorer(rules).score(set_aside) is None:
+                lines.append(Text(t("table.selection_no_score", dice=" ".join(map(str, set_aside))), style="italic"))
             else:
-                lines.append(Text(t("table.selection_refused", dice=" ".join(map(str, keep)),
-                                    reason=self.refusal_of(keep)), style="italic"))
+                lines.append(Text(t("table.selection_refused", dice=" ".join(map(str, set_aside)),
+                                    reason=self.refusal_of(set_aside)), style="italic"))
             if option is not None:
                 after = total + option.points
                 lines.append(Text(t("table.turn_total_after", total=t.number(total), after=t.number(after))))
@@ -402,14 +402,14 @@ class TableScreen(HotDiceScreen):
                 lines.append(Text(t("table.risk_unknown")))
         else:
             lines.append(Text(self._set_aside_line()))
-            hand = t("table.in_hand", dice=t.dice(game.dice_to_roll))
+            hand = t("table.in_hand", dice=t.dice(game.dice_in_hand))
             if game.hot_dice:
                 hand = t("table.hot_dice_hand", n=rules.dice)
             lines.append(Text(f"{t('table.turn_total', total=t.number(total))} · {hand}"))
             if game.phase is Phase.CHANCE and self.session.mode is Mode.PAD:
                 lines.append(Text(t("table.pad_roll")))
             else:
-                n = game.dice_to_roll
+                n = game.dice_in_hand
                 lines.append(Text(t("table.risk", dice=t.dice(n), risk=t.percent(float(roll_odds(rules, n).farkle)))))
             if game.phase is Phase.DECIDE:
                 lines.append(Text(self._bank_line(total, game.why_not_bank())))
@@ -427,10 +427,10 @@ class TableScreen(HotDiceScreen):
 
     def _set_aside_line(self) -> str:
         t = self.hotdice.t
-        kept = self.session.game.set_aside
-        if not kept:
+        set_asides = self.session.game.set_asides
+        if not set_asides:
             return t("table.set_aside_none")
-        groups = [" ".join(map(str, k)) for k in kept]
+        groups = [" ".join(map(str, k)) for k in set_asides]
         line = t("table.set_aside", dice=" │ ".join(groups))
         while len(line) > _STATUS_WIDTH and len(groups) > 1:  # a long turn: its latest set-asides
             groups.pop(0)
@@ -484,17 +484,17 @@ class TableScreen(HotDiceScreen):
         if not self.human_to_act():
             return
         self.message = ""
-        keep = None
+        set_aside = None
         if game.phase is Phase.SET_ASIDE:
-            keep = self.selection()
-            if keep is None:
+            set_aside = self.selection()
+            if set_aside is None:
                 self.say(t("table.pick_first", n=len(game.roll or ())))
                 return
         try:
-            if self.session.setup.dice is None:
-                game.apply_decision(Decision(keep, then))  # the score pad: the table rolls, the player types the dice
+            if self.session.setup.dice is None:  # the score pad: the table rolls, the player types the dice
+                game.apply_decision(Decision(set_aside, then))
             else:
-                self.session.setup.play(Decision(keep, then))
+                self.session.setup.play(Decision(set_aside, then))
         except IllegalMoveError as exc:
             self.say(t.error(exc))
         else:
@@ -535,10 +535,10 @@ class TableScreen(HotDiceScreen):
         if status is not None and not status.ready:
             text.append("\n" + self._solver_line(status, "table.coach_working"), style="italic")
         for number, choice in enumerate(advice.choices[:3]):
-            if choice.keep is None:
+            if choice.set_aside is None:
                 what = t(f"hint.{choice.then}")
             else:
-                what = t(f"hint.keep_{choice.then}", keep=" ".join(map(str, choice.keep)))
+                what = t(f"hint.keep_{choice.then}", keep=" ".join(map(str, choice.set_aside)))
             value = self._measure(advice.measure, choice.value)
             cost = t("hint.best") if number == 0 else t("hint.cost", cost=self._measure(advice.measure, choice.cost))
             text.append("\n" + t("hint.line", mark="▸" if number == 0 else " ", what=what, value=value, cost=cost))
@@ -639,9 +639,9 @@ class TableScreen(HotDiceScreen):
         self.thinking = thinking
         self.draw()
 
-    def show_computer_pick(self, keep: SetAside) -> None:
+    def show_computer_pick(self, set_aside: SetAside) -> None:
         roll = self.session.game.roll or ()
-        left = list(keep)
+        left = list(set_aside)
         self.picked = set()
         for i, face in enumerate(roll):
             if face in left:

@@ -74,8 +74,8 @@ class TrainingScreen(HotDiceScreen):
             assert self.drill is not None
             d = self.drill
             hot = t("training.hot") if d.hot_dice else ""
-            prompt = t("training.drill_prompt", total=t.number(d.turn_total), dice=t.dice(d.dice), hot=hot)
-            dice.faces, dice.tone, dice.picked, dice.cursor = (None,) * d.dice, "waiting", frozenset(), -1
+            prompt = t("training.drill_prompt", total=t.number(d.turn_total), dice=t.dice(d.dice_in_hand), hot=hot)
+            dice.faces, dice.tone, dice.picked, dice.cursor = (None,) * d.dice_in_hand, "waiting", frozenset(), -1
             keys = t("training.keys_drill")
         self.query_one("#training-prompt", Static).update(prompt)
         self.query_one("#training-feedback", Static).update(self.feedback)
@@ -117,17 +117,17 @@ class TrainingScreen(HotDiceScreen):
             return
         t = self.hotdice.t
         q = self.question
-        keep = SetAside(*(q.roll[i] for i in sorted(self.picked)))
-        answer = q.check_set_aside(keep if keep else "farkle")
+        set_aside = SetAside(*(q.roll[i] for i in sorted(self.picked)))
+        answer = q.check_set_aside(set_aside if set_aside else "farkle")
         self.score(answer.correct)
         best = q.best_set_aside
         if best is None:
             detail = t("training.farkle")
         else:
             detail = t("training.best", keep=" ".join(map(str, best)), points=t.number(q.best_score))
-            others = [o for o in scorer(self.rules).options(q.roll) if o.keep != best][:3]
+            others = [o for o in scorer(self.rules).options(q.roll) if o.set_aside != best][:3]
             if others:
-                listed = ", ".join(f"{' '.join(map(str, o.keep))} = {t.number(o.points)}" for o in others)
+                listed = ", ".join(f"{' '.join(map(str, o.set_aside))} = {t.number(o.points)}" for o in others)
                 detail += "\n" + t("training.others", options=listed)
         self.feedback.append("\n" + detail)
         self.draw()
@@ -140,7 +140,7 @@ class TrainingScreen(HotDiceScreen):
         self.score(d.check(choice).correct)
         self.feedback.append("\n" + t(
             "training.drill_values",
-            dice=t.dice(d.dice),
+            dice=t.dice(d.dice_in_hand),
             roll=t.decimal(d.roll_value),
             bank=t.decimal(d.bank_value),
             answer=t(f"training.answer.{d.answer}"),

@@ -49,7 +49,7 @@ def _answer(acted: Acted, session: Session, hub: HubDep) -> Response:
     else:
         session.commit()
     if acted.written is not None:
-        games.keep(acted.written)  # committed: the next action may take it as it is
+        games.remember(acted.written)  # committed: the next action may take it as it is
     if acted.waiting is not None:
         return answer_json({"applied": False, "message": _waiting(acted.waiting), "game": acted.view,
                             "waiting": acted.waiting.json()})

@@ -91,7 +91,7 @@ LOCAL_MODES = (Mode.SOLO, Mode.RACE, Mode.VERSUS, Mode.TOGETHER, Mode.PAD)
 # Games this process rebuilt, by id, each as it stands in the database, committed: replaying a whole record
 # at every action was the largest part of an action's work. A request takes its game out while it changes it
 # in place (:func:`load`), and gives it back once what it wrote is committed, or once it only read it
-# (:func:`keep`). A kept game is used for a read row only when the row's record is the kept record's very
+# (:func:`remember`). A kept game is used for a read row only when the row's record is the kept record's very
 # text; and, without reading the row, for an action sent at the kept game's action number: a committed game
 # has one state per action number (each write moves it on from the number it read), and the action's UPDATE
 # is written only where the row is still at that number, so a move made meanwhile through another process is
@@ -259,12 +259,12 @@ def find(session: Session, game_id: str) -> WebGame:
 def load(session: Session, game_id: str, at: int | None = None) -> Loaded:
     """The stored game rebuilt, taken out of :data:`REBUILT` when kept there for the record read; ``at``: the
     action number an action was sent at — a game kept at that number is taken without reading the row."""
-    kept = REBUILT.pop(game_id)
-    if kept is not None and at is not None and kept.row.action == at:
-        return kept  # an action checks its key's reveal itself (:func:`_refuse_once_revealed`)
+    remembered = REBUILT.pop(game_id)
+    if remembered is not None and at is not None and remembered.row.action == at:
+        return remembered  # an action checks its key's reveal itself (:func:`_refuse_once_revealed`)
     row = find(session, game_id)
-    if kept is not None and kept.row.record == row.record:
-        return replace(kept, row=row, revealed_at=revealed_at(session, row))
+    if remembered is not None and remembered.row.record == row.record:
+        return replace(remembered, row=row, revealed_at=revealed_at(session, row))
     record = Record.from_json(row.record)
     try:
         game = replay(record)
@@ -276,7 +276,7 @@ def load(session: Session, game_id: str, at: int | None = None) -> Loaded:
                   revealed_at(session, row))
 
 
-def keep(loaded: Loaded) -> None:
+def remember(loaded: Loaded) -> None:
     """Give the game back to :data:`REBUILT`, once it is its row as committed and nothing reads it any more
     (the next request may change it). A finished game is not kept: nothing plays it any more, and the many
     objects of kept games are what the garbage collector goes over again and again."""
@@ -293,7 +293,7 @@ def seen(loaded: Loaded, viewer_id: str | None, since: int | None = None,
          now: datetime | None = None) -> dict[str, Any]:
     """The view of a game that is its row's record (unchanged, or saved); the game is kept once it is seen."""
     shown = view(loaded, viewer_id, since, now)
-    keep(loaded)
+    remember(loaded)
     return shown
 
 
@@ -402,7 +402,7 @@ class Intent:
 @dataclass(frozen=True)
 class Acted:
     """The game after an intent; ``applied`` False: it had already been applied (a repeat), nothing changed.
-    ``written``: the game written, to :func:`keep` once the caller has committed it."""
+    ``written``: the game written, to :func:`remember` once the caller has committed it."""
 
     view: dict[str, Any]
     applied: bool
@@ -443,16 +443,17 @@ def act(
     _refuse_once_revealed(session, loaded, viewer_id, at)
     try:
         first = steps[0].move
-        keep = first if isinstance(first, SetAside) else None
-        if intent.then is None and keep is not None:  # a set-aside alone: the roll or the bank comes in its own intent
-            game.apply(keep, player=seat)
+        set_aside = first if isinstance(first, SetAside) else None
+        # A set-aside alone: the roll or the bank comes in its own intent.
+        if intent.then is None and set_aside is not None:
+            game.apply(set_aside, player=seat)
         else:
-            game.apply_decision(Decision(keep, BANK if intent.then == "bank" else ROLL), player=seat)
+            game.apply_decision(Decision(set_aside, BANK if intent.then == "bank" else ROLL), player=seat)
             typed = steps[-1].move
             if game.phase is Phase.CHANCE and isinstance(typed, Roll):  # the score pad: the player typed the dice
                 game.apply_roll(typed.dice)
             elif game.phase is Phase.CHANCE and dice is not None:
-                game.apply_roll(dice.roll(game.dice_to_roll, game.turn, game.rolls_this_turn))
+                game.apply_roll(dice.roll(game.dice_in_hand, game.turn, game.rolls_this_turn))
     except (InvalidMoveError, DiceError) as exc:
         raise BadRequest(str(exc), because=exc) from None
     except IllegalMoveError as exc:
@@ -557,7 +558,7 @@ def hint(session: Session, game_id: str, viewer_id: str) -> dict[str, Any]:
     try:
         return _advice(loaded, viewer_id)
     finally:
-        keep(loaded)  # only read: the next action takes it as it is
+        remember(loaded)  # only read: the next action takes it as it is
 
 
 def _advice(loaded: Loaded, viewer_id: str) -> dict[str, Any]:
@@ -579,7 +580,7 @@ def _advice(loaded: Loaded, viewer_id: str) -> dict[str, Any]:
         "n": len(loaded.game.history),
         "choices": [
             {
-                "keep": None if c.keep is None else str(c.keep),
+                "keep": None if c.set_aside is None else str(c.set_aside),
                 "then": c.then,
                 "value": c.value,
                 "cost": c.cost,
@@ -635,7 +636,7 @@ def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
         wins = room is not None and o.points == room  # reaching an exact target banks at once
         refusal = game.why_not_bank_after(o)
         options.append({
-            "keep": str(o.keep),
+            "keep": str(o.set_aside),
             "points": o.points,
             "dice_left": o.dice_left,
             "hot_dice": hot,
@@ -654,9 +655,9 @@ def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
             for chosen in itertools.combinations(roll, size):
                 if chosen not in asked:
                     asked.add(chosen)
-                    keep = SetAside(*chosen)
-                    if (reason := game.why_not_set_aside(keep)) is not None:
-                        refusals[str(keep)] = reason
+                    set_aside = SetAside(*chosen)
+                    if (reason := game.why_not_set_aside(set_aside)) is not None:
+                        refusals[str(set_aside)] = reason
     deciding = game.phase is Phase.DECIDE
     bank = game.why_not_bank() if isinstance(game.to_act, int) else None
     return {
@@ -683,14 +684,14 @@ def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
         ],
         "entry": rules.entry,
         "options": options,
-        "refusals": {keep: str(r) for keep, r in refusals.items()},
-        "set_aside_refusals": {keep: r.to_json() for keep, r in refusals.items()},
+        "refusals": {dice: str(r) for dice, r in refusals.items()},
+        "set_aside_refusals": {dice: r.to_json() for dice, r in refusals.items()},
         "can_roll": deciding and not ended and ROLL in game.legal_actions(),
         "bank": _english(bank),
         "bank_refusal": _data(bank),
         "can_bank": not ended and BANK in game.legal_actions(),
         "bank_records": bank_records(rules, entered=entered, turn_total=game.turn_total),
-        "risk": _risk(rules, game.dice_to_roll),
+        "risk": _risk(rules, game.dice_in_hand),
         # ``_value_``: the member's value as a plain attribute (``.value`` is a descriptor, slow at every event).
         "events": [
             {"k": kind._value_, "p": player, "t": turn, "pts": points, "d": list(dice), "s": list(scores)}

@@ -29,12 +29,12 @@ def question(rules: str) -> dict[str, Any]:
     return {"rules": str(r), "roll": list(q.roll)}
 
 
-def check_question(rules: str, roll: list[int], keep: str) -> dict[str, Any]:
-    """Right if ``keep`` (the dice set aside, or "farkle") is a legal set-aside worth the roll's best score."""
+def check_question(rules: str, roll: list[int], set_aside: str) -> dict[str, Any]:
+    """Right if ``set_aside`` (the dice set aside, or "farkle") is a legal set-aside worth the roll's best score."""
     r = _rules(rules)
     try:
         q = ScoringQuestion(r, tuple(roll))
-        answer = q.check_set_aside(keep)
+        answer = q.check_set_aside(set_aside)
     except DiceError as exc:
         raise BadRequest(str(exc), because=exc) from None
     best = q.best_set_aside
@@ -54,7 +54,7 @@ def drill(rules: str) -> dict[str, Any]:
     if r.min_bank > DRILL_MIN_BANK:
         raise BadRequest(f"bank-or-roll drills need min_bank of at most {DRILL_MIN_BANK}, not {r.min_bank}")
     d = Drill.random(r, random.Random(_rng.getrandbits(64)))
-    return {"rules": str(d.rules), "turn_total": d.turn_total, "dice": d.dice, "hot_dice": d.hot_dice}
+    return {"rules": str(d.rules), "turn_total": d.turn_total, "dice": d.dice_in_hand, "hot_dice": d.hot_dice}
 
 
 def check_drill(rules: str, turn_total: int, dice: int, hot_dice: bool, answer: str) -> dict[str, Any]:
