@@ -8,6 +8,7 @@ without pauses, so every game is the same on every run.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import os
 import random
@@ -168,6 +169,7 @@ def test_solo_ten_turns_played_with_keys() -> None:
             assert isinstance(app.screen, GameOverScreen)
             text = screen_text(app)
             assert "Game over" in text and "in 10 turns" in text and "Recorded in your statistics" in text
+            assert "turns turns" not in text
             assert recorded() == [("solo", game.scores[0], True, None)]
             # Every roll of the game is the seeded one, and the log told each of them.
             rolls = [step for step in game.history if isinstance(step.move, Roll)]
@@ -401,6 +403,8 @@ def test_quitting_saves_and_resume_continues() -> None:
             await settle(pilot)
             screen = table(app)
             assert list(screen.session.game.history) == history
+            assert screen.moment == ("", ""), "the saved game's last moment is not shown as news"
+            assert str(screen.query_one("#moment").render()) == screen._whose_turn()[0]
             await play_to_the_end(pilot)
         assert not save_path().exists(), "a resumed game that ends clears the save"
         assert [mode for mode, *_ in recorded()] == ["solo"]
@@ -523,6 +527,19 @@ def test_snapshot_statistics() -> None:
             check_snapshot("statistics", screen_text(app))
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize(("lang", "shown"), [("en", "Hard"), ("fr", "Difficile")])
+def test_opponents_show_as_their_level_name(lang: str, shown: str) -> None:
+    from hotdice.store.stats import Tally, statistics
+    from hotdice.tui.screens.stats import stats_view
+
+    with Store() as store:
+        stats = dataclasses.replace(statistics(store, owner=""), games=1, by_opponent={"hard": Tally(1, 0)})
+    console = Console(width=80, file=io.StringIO(), record=True)
+    console.print(stats_view(Translator(lang), stats))
+    rows = [line.split() for line in console.export_text().splitlines()]
+    assert [shown, "1", "0"] in rows and not any("hard" in row for row in rows)
 
 
 # -- settings, languages, colour -------------------------------------------------------------------

@@ -140,6 +140,11 @@ class TableScreen(HotDiceScreen):
                 rolls = ", ".join(f"{players[p]} {d}" for p, d in rolled)
                 log.write(t("roll_off.line", rolls=rolls) if number == 0 else f"  {rolls}")
             log.write(t("roll_off.starts", name=players[off.first]))
+        if self.session.resumed:
+            # The saved game's past goes to the log; its last moment is old news, so the headline starts fresh.
+            self.tell(self.session.game.events)
+            self.told = len(self.session.game.events)
+            self.moment = ("", "")
         if self.hotdice.warm:
             self.warm_up()
         self.set_interval(0.25, self.watch_solver)
