@@ -383,6 +383,34 @@ def test_friend_challenge_create_then_join() -> None:
     asyncio.run(run())
 
 
+def test_a_terminal_below_80_by_24_is_told_so_plainly() -> None:
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(60, 20)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "solo")
+            await press(pilot, "r")
+            text = " ".join(screen_text(app).split())
+            assert "The terminal is too small for the table: it needs 80×24 and is 60×20." in text
+            assert "press q to leave (the game is saved)" in text
+            assert not table(app).query_one("#table-body").display and not table(app).query_one("#log").display
+            await pilot.resize_terminal(80, 24)
+            await settle(pilot)
+            text = screen_text(app)
+            assert "too small" not in text and "Your turn" in text
+            assert table(app).query_one("#table-body").display and not table(app).query_one("#too-small").display
+            await pilot.resize_terminal(100, 23)
+            await settle(pilot)
+            assert "needs 80×24 and is 100×23" in " ".join(screen_text(app).split())
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "solo")
+            assert "too small" not in screen_text(app) and "Your turn" in screen_text(app)
+
+    asyncio.run(run())
+
+
 def test_quitting_saves_and_resume_continues() -> None:
     async def run() -> None:
         app = make_app()
