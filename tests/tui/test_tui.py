@@ -682,6 +682,27 @@ def test_language_from_the_locale() -> None:
     assert Translator("fr").number(10_000) == "10\u00a0000" and Translator("en").number(10_000) == "10,000"
 
 
+def test_no_color_roll_off_box_reads_off_and_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+
+    async def run() -> None:
+        app = make_app()
+        assert app.no_color
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "together")
+            box = "Roll a die for who starts"
+            assert f"[ ] {box}" in screen_text(app) and f"[x] {box}" not in screen_text(app)
+            await pilot.press("tab", "space")
+            await settle(pilot)
+            assert f"[x] {box}" in screen_text(app) and f"[ ] {box}" not in screen_text(app)
+            await pilot.press("space")
+            await settle(pilot)
+            assert f"[ ] {box}" in screen_text(app)
+
+    asyncio.run(run())
+
+
 def test_no_color_keeps_the_meaning(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
 
