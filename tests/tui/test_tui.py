@@ -8,6 +8,7 @@ without pauses, so every game is the same on every run.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import os
 import random
@@ -168,6 +169,7 @@ def test_solo_ten_turns_played_with_keys() -> None:
             assert isinstance(app.screen, GameOverScreen)
             text = screen_text(app)
             assert "Game over" in text and "in 10 turns" in text and "Recorded in your statistics" in text
+            assert "turns turns" not in text
             assert recorded() == [("solo", game.scores[0], True, None)]
             # Every roll of the game is the seeded one, and the log told each of them.
             rolls = [step for step in game.history if isinstance(step.move, Roll)]
@@ -381,6 +383,34 @@ def test_friend_challenge_create_then_join() -> None:
     asyncio.run(run())
 
 
+def test_a_terminal_below_80_by_24_is_told_so_plainly() -> None:
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(60, 20)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "solo")
+            await press(pilot, "r")
+            text = " ".join(screen_text(app).split())
+            assert "The terminal is too small for the table: it needs 80×24 and is 60×20." in text
+            assert "press q to leave (the game is saved)" in text
+            assert not table(app).query_one("#table-body").display and not table(app).query_one("#log").display
+            await pilot.resize_terminal(80, 24)
+            await settle(pilot)
+            text = screen_text(app)
+            assert "too small" not in text and "Your turn" in text
+            assert table(app).query_one("#table-body").display and not table(app).query_one("#too-small").display
+            await pilot.resize_terminal(100, 23)
+            await settle(pilot)
+            assert "needs 80×24 and is 100×23" in " ".join(screen_text(app).split())
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "solo")
+            assert "too small" not in screen_text(app) and "Your turn" in screen_text(app)
+
+    asyncio.run(run())
+
+
 def test_quitting_saves_and_resume_continues() -> None:
     async def run() -> None:
         app = make_app()
@@ -401,6 +431,8 @@ def test_quitting_saves_and_resume_continues() -> None:
             await settle(pilot)
             screen = table(app)
             assert list(screen.session.game.history) == history
+            assert screen.moment == ("", ""), "the saved game's last moment is not shown as news"
+            assert str(screen.query_one("#moment").render()) == screen._whose_turn()[0]
             await play_to_the_end(pilot)
         assert not save_path().exists(), "a resumed game that ends clears the save"
         assert [mode for mode, *_ in recorded()] == ["solo"]
@@ -525,6 +557,19 @@ def test_snapshot_statistics() -> None:
     asyncio.run(run())
 
 
+@pytest.mark.parametrize(("lang", "shown"), [("en", "Hard"), ("fr", "Difficile")])
+def test_opponents_show_as_their_level_name(lang: str, shown: str) -> None:
+    from hotdice.store.stats import Tally, statistics
+    from hotdice.tui.screens.stats import stats_view
+
+    with Store() as store:
+        stats = dataclasses.replace(statistics(store, owner=""), games=1, by_opponent={"hard": Tally(1, 0)})
+    console = Console(width=80, file=io.StringIO(), record=True)
+    console.print(stats_view(Translator(lang), stats))
+    rows = [line.split() for line in console.export_text().splitlines()]
+    assert [shown, "1", "0"] in rows and not any("hard" in row for row in rows)
+
+
 # -- settings, languages, colour -------------------------------------------------------------------
 
 
@@ -635,6 +680,27 @@ def test_language_from_the_locale() -> None:
     assert detect_language({"LC_ALL": "en_GB.UTF-8", "LANG": "fr_FR.UTF-8"}) == "en"
     assert detect_language({}) == "en"
     assert Translator("fr").number(10_000) == "10\u00a0000" and Translator("en").number(10_000) == "10,000"
+
+
+def test_no_color_roll_off_box_reads_off_and_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+
+    async def run() -> None:
+        app = make_app()
+        assert app.no_color
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "together")
+            box = "Roll a die for who starts"
+            assert f"[ ] {box}" in screen_text(app) and f"[x] {box}" not in screen_text(app)
+            await pilot.press("tab", "space")
+            await settle(pilot)
+            assert f"[x] {box}" in screen_text(app) and f"[ ] {box}" not in screen_text(app)
+            await pilot.press("space")
+            await settle(pilot)
+            assert f"[ ] {box}" in screen_text(app)
+
+    asyncio.run(run())
 
 
 def test_no_color_keeps_the_meaning(monkeypatch: pytest.MonkeyPatch) -> None:

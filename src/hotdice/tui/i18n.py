@@ -93,6 +93,10 @@ EN: dict[str, str] = {
     "table.pass_to": "Pass the keyboard to {name}",
     "table.turn_limit": "Turn {n}/{limit}",
     "table.turn_number": "Turn {n}",
+    "table.too_small": (
+        "The terminal is too small for the table: it needs {width}×{height} and is {now_width}×{now_height}. "
+        "Make the window larger, or press q to leave (the game is saved)."
+    ),
     "table.last_round": "LAST ROUND",
     "table.scores": "Scores",
     "table.on_board": "✓ on the board",
@@ -155,8 +159,8 @@ EN: dict[str, str] = {
     "over.winners": "{names} share the win!",
     "over.you_win": "You win!",
     "over.computer_wins": "{name} wins. Try again?",
-    "over.solo": "Final score: {score} in {turns} turns",
-    "over.race": "{score} in {turns} turns",
+    "over.solo": "Final score: {score} in {turns}",
+    "over.race": "{score} in {turns}",
     "over.why.target": "target of {target} reached",
     "over.why.exact": "exactly {target}",
     "over.why.five-ones": "five 1s in one roll",
@@ -427,6 +431,10 @@ FR: dict[str, str] = {
     "table.pass_to": "Passez le clavier à {name}",
     "table.turn_limit": "Tour {n}/{limit}",
     "table.turn_number": "Tour {n}",
+    "table.too_small": (
+        "Le terminal est trop petit pour la table : il faut {width}×{height} et il fait {now_width}×{now_height}. "
+        "Agrandissez la fenêtre, ou appuyez sur q pour quitter (la partie est enregistrée)."
+    ),
     "table.last_round": "DERNIER TOUR",
     "table.scores": "Scores",
     "table.on_board": "✓ a ouvert",

@@ -15,7 +15,7 @@ from hotdice.play.modes import Challenge, Mode
 from hotdice.tui.screens.base import HotDiceScreen
 from hotdice.tui.session import GameKind
 
-__all__ = ["ChallengeCreatedScreen", "ChallengeJoinScreen", "NamesScreen"]
+__all__ = ["ChallengeCreatedScreen", "ChallengeJoinScreen", "NamesScreen", "TickBox"]
 
 
 class _Form(HotDiceScreen):
@@ -27,6 +27,18 @@ class _Form(HotDiceScreen):
     def error(self, message: str) -> None:
         """Show why the form is refused (already in the player's language)."""
         self.query_one("#form-error", Static).update(Text(message, style="bold"))
+
+
+class TickBox(Checkbox):
+    """A checkbox that reads as off or on by its text alone, ``[ ]`` or ``[x]`` (not by colour: NO_COLOR)."""
+
+    BUTTON_LEFT = "["
+    BUTTON_INNER = " "
+    BUTTON_RIGHT = "]"
+
+    def watch_value(self) -> None:
+        self.BUTTON_INNER = "x" if self.value else " "
+        super().watch_value()
 
 
 class NamesScreen(_Form):
@@ -44,7 +56,7 @@ class NamesScreen(_Form):
             yield Static(t("names.prompt"))
             yield Input(f"{self.hotdice.player_name()}, {t('names.default_other', n=2)}", id="names")
             if self.mode is Mode.TOGETHER:
-                yield Checkbox(t("names.roll_off"), id="roll-off")
+                yield TickBox(t("names.roll_off"), id="roll-off")
             yield Static(id="form-error")
             yield Static(t("names.keys"), classes="dialog-keys")
 

@@ -39,7 +39,8 @@ def stats_view(t: Translator, stats: Stats) -> RenderableType:
     if stats.by_opponent:
         rivals = _table(t, "stats.by_opponent", "stats.col.opponent", "stats.col.played", "stats.col.won")
         for name, tally in stats.by_opponent.items():
-            rivals.add_row(name, str(tally.played), "—" if tally.won is None else str(tally.won))
+            shown_name = t(f"level.{name}") if t.has(f"level.{name}") else name
+            rivals.add_row(shown_name, str(tally.played), "—" if tally.won is None else str(tally.won))
         parts += [Text(""), rivals]
 
     def shown(value: int | None) -> str:

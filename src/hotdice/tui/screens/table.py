@@ -52,6 +52,7 @@ __all__ = ["TableScreen"]
 
 # Which of a batch of events is the moment shown above the dice (highest first).
 _STATUS_WIDTH = 50  # the status lines' room at 80 columns
+_LEAST_SIZE = (80, 24)  # the table is laid out for this terminal size and up
 _MOMENT_RANK = {
     EventKind.GAME_OVER: 9,
     EventKind.PENALTY: 8,
@@ -125,6 +126,7 @@ class TableScreen(HotDiceScreen):
                 yield Input(id="pad-input", disabled=True)
                 yield Static(id="advice")
         yield GameLog(id="log", wrap=True, markup=False, max_lines=500)
+        yield Static(id="too-small")
         yield Static(id="keys")
 
     def on_mount(self) -> None:
@@ -140,6 +142,11 @@ class TableScreen(HotDiceScreen):
                 rolls = ", ".join(f"{players[p]} {d}" for p, d in rolled)
                 log.write(t("roll_off.line", rolls=rolls) if number == 0 else f"  {rolls}")
             log.write(t("roll_off.starts", name=players[off.first]))
+        if self.session.resumed:
+            # The saved game's past goes to the log; its last moment is old news, so the headline starts fresh.
+            self.tell(self.session.game.events)
+            self.told = len(self.session.game.events)
+            self.moment = ("", "")
         if self.hotdice.warm:
             self.warm_up()
         self.set_interval(0.25, self.watch_solver)
@@ -257,10 +264,26 @@ class TableScreen(HotDiceScreen):
         names = t("log.and").join(game.players[w] for w in winners)
         return t("log.game_over" if len(winners) == 1 else "log.game_over_shared", winners=names)
 
+    def on_resize(self) -> None:
+        self.draw()
+
+    def fit(self) -> None:
+        """Below the size the table is laid out for, say so plainly instead of showing a garbled table."""
+        (width, height), (least_width, least_height) = self.app.size, _LEAST_SIZE
+        small = width < least_width or height < least_height
+        for part in self.query("#table-title, #table-body, #log"):
+            part.display = not small
+        notice = self.query_one("#too-small", Static)
+        notice.display = small
+        if small:
+            notice.update(self.hotdice.t("table.too_small", width=least_width, height=least_height,
+                                         now_width=width, now_height=height))
+
     def draw(self) -> None:
         t = self.hotdice.t
         game = self.session.game
         rules = game.rules
+        self.fit()
         # title
         title = self.hotdice.mode_title(self.session)
         right = ""
