@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import hashlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -14,16 +13,18 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
+from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hotdice.web.asgi import device_cookie, raw_device_cookie
+from hotdice.web.assets import Assets
 from hotdice.web.db import Database
 from hotdice.web.errors import WebError
 from hotdice.web.hot import HotRoutes
 from hotdice.web.hub import hub_for
+from hotdice.web.i18n import CATALOGS
 from hotdice.web.limits import RateLimits, SizeLimits, WebSocketLimits, buckets_for
 from hotdice.web.logs import RequestLog
 from hotdice.web.routes import router
@@ -100,15 +101,6 @@ def _wants_page(request: Request) -> bool:
     return not request.url.path.startswith("/api/") and request.method == "GET"
 
 
-def _static_version() -> str:
-    """A digest of the static files: their URLs change when they do, so browsers never keep stale ones."""
-    digest = hashlib.sha256()
-    for path in sorted((HERE / "static").rglob("*")):
-        if path.is_file():
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:10]
-
-
 def serve_app() -> FastAPI:
     """The app of a server process (``hotdice serve``, each of its workers): :func:`create_app`, with what
     was made at start (modules, tables, the app) set apart from the garbage collector once it is up."""
@@ -147,7 +139,8 @@ def create_app(settings: Settings | None = None, *, freeze_at_start: bool = Fals
     app.state.db = db
     app.state.hub = hub
     app.state.devices = _devices(db, settings)
-    app.state.static_version = _static_version()
+    assets = Assets(HERE / "static", CATALOGS)
+    app.state.assets = assets
     app.state.health = Checks()  # the last health check, kept a second
     # Innermost, after the device cookie: the moves' three routes, without FastAPI's routing (hotdice.web.hot).
     app.add_middleware(HotRoutes)
@@ -158,8 +151,10 @@ def create_app(settings: Settings | None = None, *, freeze_at_start: bool = Fals
     docs = bytes(get_swagger_ui_html(openapi_url="/api/openapi.json", title="hotdice - Swagger UI").body)
     app.add_middleware(SecurityHeaders, docs_policy=docs_policy(docs))  # on every answer, 429s too
     app.add_middleware(WebSocketLimits, cap=settings.websockets_per_address)  # the open ones, rate-limited or not
+    # Pages, styles and scripts gzipped for the browsers that take it; not the API's JSON, small and hot.
+    app.add_middleware(GZipMiddleware, exclude_content_types=(*DEFAULT_EXCLUDED_CONTENT_TYPES, "application/json"))
     app.add_middleware(RequestLog)  # around everything: every answer is logged with its request id
-    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    app.mount("/static", assets, name="static")
     app.include_router(router)
 
     @app.get(DOCS_PATH, include_in_schema=False)

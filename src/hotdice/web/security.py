@@ -15,7 +15,7 @@ from hotdice.web.limits import refuse
 __all__ = ["DOCS_PATH", "SameOrigin", "SecurityHeaders", "docs_policy"]
 
 DOCS_PATH = "/api/docs"
-# The pages run only the app's own files (their JSON blocks are data, never run): an injected <script>, an
+# The pages run only the app's own files (the table's JSON block is data, never run): an injected <script>, an
 # onclick= or a style= does nothing; no other site may frame them (clickjacking), nor may a form send to one.
 PAGE_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
                "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")

@@ -16,8 +16,9 @@ from hotdice.game.variants import VARIANTS
 from hotdice.play.daily import daily_day
 from hotdice.store.web_models import WebPlayer
 from hotdice.web import charts
+from hotdice.web.assets import catalog_name
 from hotdice.web.deps import SessionDep, SettingsDep, TranslatorDep, VisitorDep
-from hotdice.web.i18n import CATALOGS, COOKIE, LANGUAGES, Translator, pick_language
+from hotdice.web.i18n import COOKIE, LANGUAGES, Translator, pick_language
 from hotdice.web.schemas import Code
 from hotdice.web.services import challenges, daily, games, tables
 from hotdice.web.services.stats import player_stats
@@ -30,13 +31,12 @@ LANG_AGE = 365 * 24 * 3600
 
 
 def render(request: Request, t: Translator, template: str, status: int = 200, **context: Any) -> HTMLResponse:
-    version = request.app.state.static_version
     base = {
         "_": t,
         "lang": t.lang,
         "num": t.number,
-        "static": lambda path: f"/static/{path}?v={version}",
-        "catalog": CATALOGS[t.lang],
+        "static": request.app.state.assets.url,
+        "catalog": catalog_name(t.lang),
         "path": request.url.path,
     }
     return templates.TemplateResponse(request, template, {**base, **context}, status_code=status)

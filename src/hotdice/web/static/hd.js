@@ -2,7 +2,7 @@
 "use strict";
 
 const HD = (() => {
-  const catalog = JSON.parse(document.getElementById("catalog").textContent);
+  const catalog = self.hotdiceCatalog;  // set by catalog.<lang>.js, loaded just before
   const lang = document.documentElement.lang || "en";
   const numberFormat = new Intl.NumberFormat(lang === "fr" ? "fr-FR" : "en-US");
   const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
