@@ -394,7 +394,7 @@ def test_solve_shows_a_progress_bar(tmp_path: Any) -> None:
 
     leader, follower = pty.openpty()
     env = {**ENV, "HOTDICE_CACHE_DIR": str(tmp_path)}
-    with subprocess.Popen([sys.executable, "-m", "hotdice.cli", "solve", "--rules", "farkle,target=1000"],
+    with subprocess.Popen([sys.executable, "-m", "hotdice.cli", "solve", "--rules", "farkle,target=3000"],
                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=follower, env=env) as done:
         os.close(follower)
         drawn = b""
@@ -406,6 +406,6 @@ def test_solve_shows_a_progress_bar(tmp_path: Any) -> None:
         printed = done.stdout.read().decode()
     bar = drawn.decode(errors="replace")
     assert done.returncode == 0 and "First player's chance" in printed
-    assert "Solving farkle,target=1000 for 2 players" in bar and "100%" in bar
+    assert "Solving farkle,target=3000 for 2 players" in bar and "100%" in bar
     shown = [int(p) for p in re.findall(r"(\d+)%", bar)]
     assert shown == sorted(shown) and any(0 < p < 100 for p in shown), shown
