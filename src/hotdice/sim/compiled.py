@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
-from hotdice.analysis.solver.kernel import crossing_band, turn_sweep
+from hotdice.analysis.solver.kernel import EXACT, FIRST, LAST_ROUND, pair_turn, turn_sweep
 from hotdice.analysis.solver.model import seats as solver_seats
 from hotdice.game.engine import (
     Game,
@@ -60,7 +60,6 @@ __all__ = [
 IntArray = npt.NDArray[np.int64]
 
 GREEDY, EASY, MEDIUM, HARD = 0, 1, 2, 3
-LAST_ROUND, FIRST, EXACT = 0, 1, 2  # as in solver.kernel
 ENDINGS = (Termination.TARGET, Termination.EXACT, Termination.FIVE_ONES)  # CompiledGames.endings -> ending
 _TARGET, _FIVE_ONES = ENDINGS.index(Termination.TARGET), ENDINGS.index(Termination.FIVE_ONES)
 _END = {End.LAST_ROUND: LAST_ROUND, End.FIRST: FIRST, End.EXACT: EXACT}
@@ -559,42 +558,10 @@ def _sweep_pairs(movers, opponents, fos, xfs, xbs, w4, final, st_score, st_enter
     opponent's farkles in a row ``fos`` and its chances after the mover's farkle and nothing banked."""
     for q in prange(movers.size):
         i = movers[q]
-        j = opponents[q]
-        fo = fos[q]
-        xb = xbs[q]
-        tmax = tmaxes[i]
-        bank_v = bank_out[q]
-        bank_v[:] = 0.0
-        can = can_out[q]
-        can[:] = False
-        ej = 1 if st_entered[j] else 0
-        for t in range(tmax + 1):
-            can[t] = may_bank[i, t]
-        for t in range(1, tmax + 1):
-            if not can[t]:
-                continue
-            if not records[i, t]:
-                bank_v[t] = 1.0 - xb
-                continue
-            new = st_score[i] + t
-            if new >= target:
-                if end == LAST_ROUND:
-                    bank_v[t] = 1.0 - final[ej, min(new - st_score[j], final.shape[1] - 1)]
-                else:
-                    bank_v[t] = 1.0
-            else:
-                bank_v[t] = 1.0 - w4[j, new + offset, fo, 0]
-        cap = 1.0
-        if end == LAST_ROUND:
-            cap = 1.0 - final[ej, min(target + beyond - st_score[j], final.shape[1] - 1)]
-        rv = rv_out[q]
-        rv[:, :] = 0.0
-        rs = np.zeros((2, rv.shape[0], n_all + 1))
-        lo, hi = crossing_band(end, target - st_score[i], near)
-        turn_sweep(tmax, n_all, bank_v, np.zeros((2, tmax + 1)), can, cap, 1.0 - xfs[q], 1.0 - xb, 1.0, end == EXACT,
-                   far, near, lo, hi, rv, rs)
-        tmax_out[q] = tmax
-        cap_out[q] = cap
+        tmax_out[q] = tmaxes[i]
+        cap_out[q] = pair_turn(i, opponents[q], fos[q], xfs[q], xbs[q], w4, final, st_score, st_entered, may_bank,
+                               records, tmaxes[i], target, end, offset, n_all, beyond, far, near, bank_out[q],
+                               can_out[q], rv_out[q])
 
 
 @njit(cache=True, parallel=True)

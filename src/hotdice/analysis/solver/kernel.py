@@ -152,6 +152,43 @@ def crossing_band(end, room, near):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
+def pair_turn(i, j, fo, xf, xb, w4, final, st_score, st_entered, may_bank, records, tmax, target, end, offset,
+              n_all, beyond, far, near, bank_v, can, rv):  # pragma: no cover - compiled
+    """One turn from seat ``i`` against seat ``j`` (its farkles in a row ``fo``), as the start value weighs it:
+    fills ``bank_v`` (the chance of a bank at each turn total), ``can`` (may bank) and ``rv`` (the value of
+    rolling each (turn total, dice in hand)); returns the value past the last-round cap. ``xf``/``xb``: the
+    opponent's chances after the mover's farkle and after a bank that is not recorded."""
+    bank_v[:] = 0.0
+    can[:] = False
+    ej = 1 if st_entered[j] else 0
+    for t in range(tmax + 1):
+        can[t] = may_bank[i, t]
+    for t in range(1, tmax + 1):
+        if not can[t]:
+            continue
+        if not records[i, t]:
+            bank_v[t] = 1.0 - xb
+            continue
+        new = st_score[i] + t
+        if new >= target:
+            if end == LAST_ROUND:
+                bank_v[t] = 1.0 - final[ej, min(new - st_score[j], final.shape[1] - 1)]
+            else:
+                bank_v[t] = 1.0
+        else:
+            bank_v[t] = 1.0 - w4[j, new + offset, fo, 0]
+    cap = 1.0
+    if end == LAST_ROUND:
+        cap = 1.0 - final[ej, min(target + beyond - st_score[j], final.shape[1] - 1)]
+    rv[:, :] = 0.0
+    rs = np.zeros((2, rv.shape[0], n_all + 1))
+    lo, hi = crossing_band(end, target - st_score[i], near)
+    turn_sweep(tmax, n_all, bank_v, np.zeros((2, tmax + 1)), can, cap, 1.0 - xf, 1.0 - xb, 1.0, end == EXACT,
+               far, near, lo, hi, rv, rs)
+    return cap
+
+
+@njit(cache=True, nogil=True)
 def final_turn_table(need_max, extra, entered_seat, may_bank, records, n_all, far):  # pragma: no cover - compiled
     """F[need]: chance that a player with one last turn scores more than ``need`` (a tie counts one half)."""
     out = np.zeros(need_max + 1)

@@ -92,35 +92,13 @@ def _turn_arrays(sol: TwoPlayerSolution, i: int, j: int, fo: int, xf: float, xb:
     """The same computation as kernel._start_value, kept in arrays for decisions inside the turn."""
     r = sol.rules
     st = sol.seats
-    target = st.target
-    offset = 1 if r.entry > 0 else 0
-    score = st.score
     tmax = int(st.tmax[i])
     bank_v = np.zeros(tmax + 1)
-    can = st.may_bank[i, : tmax + 1].copy()
-    ej = 1 if st.entered[j] else 0
-    for t in range(1, tmax + 1):
-        if not can[t]:
-            continue
-        if not st.records[i, t]:
-            bank_v[t] = 1.0 - xb
-            continue
-        new = int(score[i]) + t
-        if new >= target:
-            if r.end is End.LAST_ROUND:
-                bank_v[t] = 1.0 - sol.final[ej, min(new - int(score[j]), sol.final.shape[1] - 1)]
-            else:
-                bank_v[t] = 1.0
-        else:
-            bank_v[t] = 1.0 - sol.w4[j, new + offset, fo, 0]
-    cap_v = (1.0 - sol.final[ej, min(target + sol.beyond - int(score[j]), sol.final.shape[1] - 1)]
-             if r.end is End.LAST_ROUND else 1.0)
-    tb = sol.table
-    rv = np.zeros((tmax + 2, tb.dice + 1))
-    rs = np.zeros((2, tmax + 2, tb.dice + 1))
-    lo, hi = kernel.crossing_band(_END_CODE[r.end], target - int(score[i]), sol.near.arrays)
-    kernel.turn_sweep(tmax, tb.dice, bank_v, np.zeros((2, tmax + 1)), can, cap_v, 1.0 - xf, 1.0 - xb, 1.0,
-                      r.end is End.EXACT, tb.arrays, sol.near.arrays, lo, hi, rv, rs)
+    can = np.zeros(tmax + 1, dtype=np.bool_)
+    rv = np.zeros((tmax + 2, sol.table.dice + 1))
+    kernel.pair_turn(i, j, fo, xf, xb, sol.w4, sol.final, st.score, st.entered, st.may_bank, st.records, tmax,
+                     st.target, _END_CODE[r.end], 1 if r.entry > 0 else 0, sol.table.dice, sol.beyond,
+                     sol.table.arrays, sol.near.arrays, bank_v, can, rv)
     return rv, bank_v, can, tmax
 
 
