@@ -116,5 +116,17 @@ const HD = (() => {
     toast(t("js.copied"));
   });
 
+  /* The navigation folds into a menu on a phone (the CSS shows the button there): open, close, Escape. */
+  const menu = document.getElementById("menu-button");
+  if (menu) {
+    const top = menu.closest(".top");
+    top.classList.add("has-menu");
+    const open = (on) => { menu.setAttribute("aria-expanded", String(on)); top.classList.toggle("menu-open", on); };
+    menu.addEventListener("click", () => open(menu.getAttribute("aria-expanded") !== "true"));
+    top.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && top.classList.contains("menu-open")) { open(false); menu.focus(); }
+    });
+  }
+
   return { t, num, pct, api, toast, dieSVG, miniDice, escapeHTML, go, busy, reducedMotion, lang, ApiError };
 })();

@@ -95,6 +95,7 @@
   function renderDice() {
     const box = $("dice");
     box.classList.remove("farkled");
+    const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.index : null;
     if (view.roll) {
       const active = mine() && view.phase === "set-aside" && !sending;
       box.setAttribute("aria-label", t("table.dice_rolled"));
@@ -103,6 +104,8 @@
         return `<button type="button" class="die" data-index="${i}" data-face="${face}" aria-pressed="${selected.has(i)}"
           aria-label="${escapeHTML(label)}"${active ? "" : " disabled"}>${dieSVG(face)}</button>`;
       }).join("");
+      const again = focused === null ? null : box.querySelector(`[data-index="${focused}"]`);
+      if (again && !again.disabled) again.focus({ preventScroll: true });
       return;
     }
     const failed = view.outcome === null && view.phase === "decide" && view.turn_total === 0 ? lastFailedRoll() : null;
@@ -427,15 +430,30 @@
     render();
     tell(fresh, previousCurrent);
     keepFocus();
+    if (view.current !== previousCurrent) showFelt();
     schedule();
   }
 
-  /** A keyboard or screen-reader player whose button has just been disabled goes on from the dice. */
+  /** The player handed the turn sees the dice and Roll/Bank without scrolling (a phone's scoreboard of eight
+      pushes them below the screen). */
+  function showFelt() {
+    if (!mine() || view.outcome !== null) return;
+    const dice = $("dice").getBoundingClientRect();
+    const actions = root.querySelector(".actions").getBoundingClientRect();
+    if (dice.top < 0 || dice.bottom > window.innerHeight || actions.bottom > window.innerHeight) {
+      $("felt").scrollIntoView({ block: "start", behavior: reducedMotion.matches ? "auto" : "smooth" });
+    }
+  }
+
+  /** A keyboard or screen-reader player whose control was just disabled or redrawn stays on the table: on the
+      dice or Roll/Bank when it is to act, else on the felt (which hands the focus on when its turn comes). */
   function keepFocus() {
     const active = document.activeElement;
-    if (!mine() || (active && active !== document.body && !active.disabled)) return;
-    const target = view.phase === "set-aside" ? $("dice").querySelector("button.die") : $("roll");
-    if (target && !target.disabled) target.focus({ preventScroll: true });
+    const lost = !active || active === document.body || active.disabled;
+    if (you.length === 0 || !(lost || active === $("felt"))) return;
+    const controls = view.phase === "set-aside" ? [$("dice").querySelector("button.die")] : [$("roll"), $("bank")];
+    const target = mine() ? controls.find((c) => c && !c.disabled) : null;
+    (target || $("felt")).focus({ preventScroll: true });
   }
 
   async function send(intent) {
@@ -460,6 +478,7 @@
       sending = false;
       renderControls();
       renderDice();
+      keepFocus();
     }
   }
 
@@ -549,8 +568,7 @@
   function renderPad() {
     if (!pad) return;
     $("pad-prompt").textContent = t("pad.prompt", { n: pad.count, typed: pad.faces.length });
-    $("pad-typed").innerHTML = pad.faces.map((f) => `<span class="die" aria-hidden="true">${dieSVG(f)}</span>`).join("");
-    $("pad-typed").setAttribute("aria-label", pad.faces.join(" "));
+    $("pad-typed").innerHTML = pad.faces.map((f) => `<span class="die" role="img" aria-label="${f}">${dieSVG(f)}</span>`).join("");
     $("pad-ok").disabled = pad.faces.length !== pad.count;
   }
   document.querySelectorAll(".face-button").forEach((b) => {
@@ -623,6 +641,7 @@
 
   restoreSelection();
   render();
+  showFelt();
   schedule();
   if (live) connect();
 })();
