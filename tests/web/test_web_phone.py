@@ -42,6 +42,8 @@ LAYOUT = """() => {
   const buttons = [...document.querySelectorAll("button, a.button, .top a")].filter(shown);
   const tops = new Set([...document.querySelectorAll(".top nav a")].filter(shown).map((a) => a.getBoundingClientRect().top));
   if (!document.querySelector(".top.menu-open") && tops.size > 1) problems.push(`the navigation takes ${tops.size} lines`);
+  const head = [...document.querySelectorAll(".top > .brand, .top > .menu-button, .top > .lang")].filter(shown).map((el) => el.getBoundingClientRect());
+  if (head.some((r) => r.top >= head[0].bottom)) problems.push("the header's brand, menu and language take two lines");
   const name = (el) => el.id ? `#${el.id}` : `"${(el.getAttribute("aria-label") || el.textContent).trim().slice(0, 30)}"`;
   for (const el of buttons) {
     if (el.scrollWidth > el.clientWidth + 1) problems.push(`${name(el)}: its label runs out of it (${el.scrollWidth} px in ${el.clientWidth})`);
@@ -118,6 +120,12 @@ def test_every_state_fits_a_phone_and_passes_axe(open_page: Open, width: int, he
         for path in ("/", "/daily", "/stats", "/training", "/rules", "/play/nope"):
             page.goto(path)
             found += problems(page, f"{lang} {path}")
+    # A challenge, its results, an online table's lobby (with a guest of a long name).
+    code = page.request.post("/api/challenges", data={"preset": "farkle"}).json()["code"]
+    table = page.request.post("/api/tables", data={}).json()["code"]
+    for path in (f"/c/{code}", f"/c/{code}/results", f"/t/{table}"):
+        page.goto(path)
+        found += problems(page, path)
     # The rules page after saving a long rules string.
     page.goto("/rules")
     page.locator("#rules-text").fill("farkle,target=10000,entry=500,three_farkles=1000")
@@ -173,4 +181,64 @@ def test_every_state_fits_a_phone_and_passes_axe(open_page: Open, width: int, he
     found += problems(page, "pad entry")
     found += [f"pad entry: {p}" for p in page.evaluate(COVERED, "#pad-entry button")]
 
+    assert not found, "\n".join(found)
+
+
+FOCUS = """() => {
+  const el = document.activeElement;
+  const style = getComputedStyle(el);
+  return { id: el.id, die: el.matches("#dice button.die"), inTable: document.getElementById("table").contains(el),
+           ring: el.matches(":focus-visible") && style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 2 };
+}"""
+
+
+def test_the_keyboard_keeps_its_place_on_the_table(open_page: Open) -> None:
+    """Tab to Roll, Enter: the focus goes to the dice, which show a ring; after Bank it waits on the felt
+    while the computer plays, then comes back to Roll; the log can be reached and scrolled; axe is clean."""
+    page = open_page()
+    page.goto("/")
+    set_rules(page, "farkle,target=1000")
+    gid = new_game(page, {"mode": "versus", "level": "easy"})
+    log = page.get_by_role("list", name="Game log")
+    expect(log).to_have_attribute("tabindex", "0")
+    found = problems(page, "versus")
+    page.locator("#roll").focus()
+    for _ in range(300):
+        view = api_view(page, gid)
+        if shows(page, view["n"]) > view["n"]:
+            continue
+        if view["outcome"] is not None:
+            break
+        if view["to_act"] != 0:
+            shows(page, view["n"] + 1)
+            continue
+        focus = page.evaluate(FOCUS)
+        if view["phase"] == "set-aside":  # after Roll: on the dice, with a visible ring
+            assert focus["die"] and focus["ring"], focus
+            for index in pick(view["roll"], view["options"][0]["keep"]):
+                page.keyboard.press(str(index + 1))
+            then = "bank" if view["options"][0]["records"] and not view["options"][0]["wins"] else "roll"
+            while page.evaluate("document.activeElement.id") != then:  # Tab on from the dice to the button
+                page.keyboard.press("Tab")
+        else:  # the player's turn again, or hot dice: on Roll
+            assert focus["id"] == "roll", focus
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"() => Number(document.getElementById('table').dataset.n) > {view['n']}")
+        after = api_view(page, gid)
+        shows(page, after["n"])
+        focus = page.evaluate(FOCUS)
+        assert focus["inTable"], focus  # never lost to <body>
+        if after["to_act"] == 1 and after["outcome"] is None:
+            assert focus["id"] == "felt", focus  # waiting for the computer
+            found += problems(page, "the computer's turn") if not found else []
+    else:
+        raise AssertionError("the game did not end")
+    expect(page.locator("#over")).to_be_visible()
+    found += problems(page, "game over")
+    for _ in range(30):  # Tab on from the end of the game: the log is in the tab order
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "log":
+            break
+    else:
+        raise AssertionError("Tab never reached the log")
     assert not found, "\n".join(found)
