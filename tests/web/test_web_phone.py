@@ -15,18 +15,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from tests.web.test_web_browser import (  # noqa: F401  (the fixtures)
-    Open,
-    act_once,
-    api_view,
-    browser,
-    game_id,
-    open_page,
-    playwright,
-    server,
-    set_rules,
-    shows,
-)
+from tests.web.test_web_browser import Open, act_once, api_view, game_id, set_rules, shows
 
 PHONES = [(320, 568), (360, 740), (390, 844), (414, 896)]
 LONG = "Wilhelmina Bartholomew-X"  # 24 characters, the most a name may have
@@ -37,16 +26,21 @@ AXE = Axe()
 LAYOUT = """() => {
   const problems = [];
   const root = document.scrollingElement;
-  if (root.scrollWidth > window.innerWidth) problems.push(`scrolls sideways: ${root.scrollWidth} px in ${window.innerWidth}`);
+  if (root.scrollWidth > window.innerWidth) {
+    problems.push(`scrolls sideways: ${root.scrollWidth} px in ${window.innerWidth}`);
+  }
   const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
   const buttons = [...document.querySelectorAll("button, a.button, .top a")].filter(shown);
-  const tops = new Set([...document.querySelectorAll(".top nav a")].filter(shown).map((a) => a.getBoundingClientRect().top));
-  if (!document.querySelector(".top.menu-open") && tops.size > 1) problems.push(`the navigation takes ${tops.size} lines`);
-  const head = [...document.querySelectorAll(".top > .brand, .top > .menu-button, .top > .lang")].filter(shown).map((el) => el.getBoundingClientRect());
+  const rects = (css) => [...document.querySelectorAll(css)].filter(shown).map((el) => el.getBoundingClientRect());
+  const tops = new Set(rects(".top nav a").map((r) => r.top));
+  if (!document.querySelector(".menu-open") && tops.size > 1) problems.push(`the navigation takes ${tops.size} lines`);
+  const head = rects(".top > .brand, .top > .menu-button, .top > .lang");
   if (head.some((r) => r.top >= head[0].bottom)) problems.push("the header's brand, menu and language take two lines");
-  const name = (el) => el.id ? `#${el.id}` : `"${(el.getAttribute("aria-label") || el.textContent).trim().slice(0, 30)}"`;
+  const name = (el) => (el.id ? `#${el.id}` : `"${(el.getAttribute("aria-label") || el.textContent).trim()}"`);
   for (const el of buttons) {
-    if (el.scrollWidth > el.clientWidth + 1) problems.push(`${name(el)}: its label runs out of it (${el.scrollWidth} px in ${el.clientWidth})`);
+    if (el.scrollWidth > el.clientWidth + 1) {
+      problems.push(`${name(el)}: its label runs out of it (${el.scrollWidth} px in ${el.clientWidth})`);
+    }
   }
   const boxes = buttons.filter((el) => !el.closest(".tray, .pad-typed")).map((el) => [el, el.getBoundingClientRect()]);
   for (let i = 0; i < boxes.length; i++) {
@@ -69,7 +63,7 @@ COVERED = """(selector) => {
     el.scrollIntoView({ block: "end" });
     const r = el.getBoundingClientRect();
     const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    if (top && !el.contains(top)) problems.push(`${el.id || el.textContent.trim()} is covered by ${top.id || top.className}`);
+    if (top && !el.contains(top)) problems.push(`${el.id || el.textContent.trim()} is under ${top.id || top.tagName}`);
   }
   window.scrollTo(0, 0);
   return problems;

@@ -435,12 +435,12 @@
   }
 
   /** The player handed the turn sees the dice and Roll/Bank without scrolling (a phone's scoreboard of eight
-      pushes them below the screen). */
+      pushes them below the screen, or under the Roll/Bank bar that stays at the bottom of it). */
   function showFelt() {
     if (!mine() || view.outcome !== null) return;
     const dice = $("dice").getBoundingClientRect();
     const actions = root.querySelector(".actions").getBoundingClientRect();
-    if (dice.top < 0 || dice.bottom > window.innerHeight || actions.bottom > window.innerHeight) {
+    if (dice.top < 0 || dice.bottom > actions.top || actions.bottom > window.innerHeight) {
       $("felt").scrollIntoView({ block: "start", behavior: reducedMotion.matches ? "auto" : "smooth" });
     }
   }
