@@ -3,20 +3,11 @@ hotdice's one catalogue (:mod:`hotdice.i18n`), which the browser gets too (``cat
 
 from __future__ import annotations
 
-from hotdice import i18n
-from hotdice.i18n import LANGUAGES
+from hotdice.i18n import LANGUAGES, Translator
 
 __all__ = ["COOKIE", "LANGUAGES", "Translator", "pick_language"]
 
 COOKIE = "hotdice_lang"
-
-
-class Translator(i18n.Translator):
-    """The catalogue's translator; the pages group French digits with a narrow no-break space."""
-
-    def number(self, n: int) -> str:
-        """10 000 in French (narrow no-break space), 10,000 in English."""
-        return f"{n:,}".replace(",", "\u202f" if self.lang == "fr" else ",")
 
 
 def pick_language(cookie: str | None, accept_language: str | None) -> str:
