@@ -114,6 +114,18 @@ def test_every_state_fits_a_phone_and_passes_axe(open_page: Open, width: int, he
         for path in ("/", "/daily", "/stats", "/training", "/rules", "/play/nope"):
             page.goto(path)
             found += problems(page, f"{lang} {path}")
+    # The navigation behind its Menu button: opened, looked at, closed with Escape.
+    page.goto("/lang/fr?next=/")
+    menu = page.get_by_role("button", name="Menu")
+    expect(page.get_by_role("link", name="Statistiques")).to_be_hidden()
+    menu.click()
+    expect(menu).to_have_attribute("aria-expanded", "true")
+    expect(page.get_by_role("link", name="Statistiques")).to_be_visible()
+    found += problems(page, "fr menu open")
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("link", name="Statistiques")).to_be_hidden()
+    expect(menu).to_be_focused()
+    page.goto("/lang/en?next=/")
     # A challenge, its results, an online table's lobby (with a guest of a long name).
     code = page.request.post("/api/challenges", data={"preset": "farkle"}).json()["code"]
     table = page.request.post("/api/tables", data={}).json()["code"]
