@@ -72,6 +72,14 @@ class ScoringQuestion:
         return () if set_aside is None else tuple(scorer(self.rules).partition(set_aside))
 
     @property
+    def rest(self) -> tuple[int, ...]:
+        """The dice of the roll outside its best set-aside (the whole roll on a farkle), sorted."""
+        rest = sorted(self.roll)
+        for die in self.best_set_aside or ():
+            rest.remove(die)
+        return tuple(rest)
+
+    @property
     def explanation(self) -> str:
         set_aside = self.best_set_aside
         if set_aside is None:

@@ -22,6 +22,7 @@ from hotdice.web.i18n import COOKIE, LANGUAGES, Translator, pick_language
 from hotdice.web.schemas import Code
 from hotdice.web.services import challenges, daily, games, tables
 from hotdice.web.services.stats import player_stats
+from hotdice.web.words import how_it_goes, line_name
 
 __all__ = ["render", "render_error", "router"]
 
@@ -107,8 +108,9 @@ def table_page(request: Request, code: Code, t: TranslatorDep, session: SessionD
 @router.get("/rules", response_class=HTMLResponse)
 def rules_page(request: Request, t: TranslatorDep, visitor: VisitorDep) -> HTMLResponse:
     rules = Rules.parse(visitor.rules if visitor is not None else "farkle")
-    return render(request, t, "rules.html", rules=rules, knobs=KNOBS, presets=VARIANTS, scoring=scoring_table(rules),
-                  values=rules.to_json(), preset_name=str(rules).split(",")[0])
+    scoring = [(line_name(t, line), line.points) for line in scoring_table(rules)]
+    return render(request, t, "rules.html", rules=rules, knobs=KNOBS, presets=VARIANTS, scoring=scoring,
+                  how=how_it_goes(t, rules), values=rules.to_json(), preset_name=str(rules).split(",")[0])
 
 
 @router.get("/stats", response_class=HTMLResponse)
@@ -131,6 +133,13 @@ def stats_page(request: Request, t: TranslatorDep, session: SessionDep, visitor:
 def training_page(request: Request, t: TranslatorDep, visitor: VisitorDep) -> HTMLResponse:
     rules = Rules.parse(visitor.rules if visitor is not None else "farkle")
     return render(request, t, "training.html", rules=str(rules))
+
+
+@router.get("/learn", response_class=HTMLResponse)
+def learn_page(request: Request, t: TranslatorDep, visitor: VisitorDep) -> HTMLResponse:
+    """How to play: a guided first turn, whose steps the page asks of /api/training/first-turn."""
+    rules = Rules.parse(visitor.rules if visitor is not None else "farkle")
+    return render(request, t, "learn.html", rules=str(rules))
 
 
 @router.get("/lang/{lang}")

@@ -53,6 +53,7 @@ def check_question(rules: str, roll: list[int], set_aside: str) -> dict[str, Any
         "best_keep": None if best is None else str(best),
         "best_points": q.best_score,
         "combinations": [_combination(c) for c in q.combinations],
+        "rest": list(q.rest),
         "explanation": q.explanation,
     }
 

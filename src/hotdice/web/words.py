@@ -1,0 +1,56 @@
+"""The engine's facts worded for the pages, in the page's language: the lines of the scoring table, and how
+the game goes under the rules in force (the rules page)."""
+
+from __future__ import annotations
+
+from hotdice.game.rules import BelowEntry, Rules, SetAsideRule
+from hotdice.game.scoring import STRAIGHTS, CombinationKind, ScoringLine
+from hotdice.web.i18n import Translator
+
+__all__ = ["how_it_goes", "line_name"]
+
+# The catalogue's key of each kind that has no face or count to tell.
+_PLAIN = {
+    CombinationKind.THREE_PAIRS: "combo.three_pairs",
+    CombinationKind.TWO_TRIPLETS: "combo.two_triples",
+    CombinationKind.FOUR_KIND_PAIR: "combo.four_pair",
+}
+
+
+def line_name(t: Translator, line: ScoringLine) -> str:
+    """A line of the scoring table, e.g. "three 2s", "four of a kind", "straight 1-6"."""
+    kind = line.kind
+    if kind is CombinationKind.SINGLE:
+        return t("combo.single", face=line.face)
+    if kind is CombinationKind.OF_A_KIND:
+        count = t(f"count.{line.dice}")
+        return t("combo.kind", count=count) if line.face is None else t("combo.n", count=count, face=line.face)
+    if kind in STRAIGHTS:
+        faces = STRAIGHTS[kind]
+        return t("combo.straight", run=f"{faces[0]}-{faces[-1]}")
+    return t(_PLAIN[kind])
+
+
+def how_it_goes(t: Translator, rules: Rules) -> list[str]:
+    """The game in a few sentences, each worded from a rule in force: the turn, entry, the end, hot dice, the
+    house rules that change a turn."""
+    n = t.number
+    lines = [t("howto.turn", dice=rules.dice), t("howto.farkle")]
+    if rules.set_aside is SetAsideRule.ALL:
+        lines.append(t("howto.set_aside_all"))
+    if rules.entry:
+        lost = rules.below_entry is BelowEntry.LOST
+        lines.append(t("howto.entry.lost" if lost else "howto.entry.roll", entry=n(rules.entry)))
+    if rules.min_bank:
+        lines.append(t("howto.min_bank", points=n(rules.min_bank)))
+    lines.append(t(f"howto.end.{rules.end.value}", target=n(rules.target)))
+    if rules.rule_4900:
+        lines.append(t("howto.rule_4900", low=n(rules.target - 100), high=n(rules.target - 1)))
+    lines.append(t(f"howto.hot_dice.{rules.hot_dice.value}", dice=rules.dice))
+    if rules.validate:
+        lines.append(t("howto.validate"))
+    if rules.three_farkles:
+        lines.append(t("howto.three_farkles", points=n(rules.three_farkles)))
+    if rules.five_1s_win:
+        lines.append(t("howto.five_1s"))
+    return lines
