@@ -20,21 +20,25 @@ __all__ = ["browser", "open_page", "playwright", "server"]  # the fixtures this 
 # (hotdice.play.first_turn.ROLLS); the points are RULES.md's table, added by hand: three 3s = 300, a 1 = 100,
 # a 5 = 50, so 400, then 400 + 150 = 550, all lost on the farkle.
 GUIDED = {
-    "en": ["A turn starts with all 6 dice in your hand.",
-           "You rolled 1 3 3 3 2 6. What scores: 3 3 3 → three 3s = 300; 1 → a 1 = 100. Nothing else scores (2 6).",
-           "Set aside the scoring dice: 1 3 3 3 for 400. Turn total: 400. 2 dice left in your hand. Now you choose",
-           "You rolled 5 1. What scores: 1 → a 1 = 100; 5 → a 5 = 50.",
-           "Hot dice! Every die has scored: all 6 come back to your hand, and the turn total of 550 rides on.",
-           "You rolled 2 2 3 4 6 6: nothing scores. Farkle! The turn total of 550 is lost",
-           "That was a whole turn."],
-    "fr": ["Un tour commence avec les 6 dés en main.",
-           "Vous avez lancé 1 3 3 3 2 6. Ce qui marque : 3 3 3 → trois 3 = 300 ; 1 → un 1 = 100. "
-           "Le reste ne marque rien (2 6).",
-           "Mettez de côté les dés qui marquent : 1 3 3 3 pour 400. Total du tour : 400. 2 dés restent en main.",
-           "Vous avez lancé 5 1. Ce qui marque : 1 → un 1 = 100 ; 5 → un 5 = 50.",
-           "Main pleine ! Tous les dés ont marqué : les 6 reviennent en main",
-           "Vous avez lancé 2 2 3 4 6 6 : rien ne marque. Farkle ! Le total du tour, 550, est perdu",
-           "Voilà un tour complet."],
+    "en": [
+        "A turn starts with all 6 dice in your hand.",
+        "You rolled 1 3 3 3 2 6. What scores: 3 3 3 → three 3s = 300; 1 → a 1 = 100. Nothing else scores (2 6).",
+        "Set aside the scoring dice: 1 3 3 3 for 400. Turn total: 400. 2 dice left in your hand. Now you choose",
+        "You rolled 5 1. What scores: 1 → a 1 = 100; 5 → a 5 = 50.",
+        "Hot dice! Every die has scored: all 6 come back to your hand, and the turn total of 550 rides on.",
+        "You rolled 2 2 3 4 6 6: nothing scores. Farkle! The turn total of 550 is lost",
+        "That was a whole turn.",
+    ],
+    "fr": [
+        "Un tour commence avec les 6 dés en main.",
+        "Vous avez lancé 1 3 3 3 2 6. Ce qui marque : 3 3 3 → trois 3 = 300 ; 1 → un 1 = 100. "
+        "Le reste ne marque rien (2 6).",
+        "Mettez de côté les dés qui marquent : 1 3 3 3 pour 400. Total du tour : 400. 2 dés restent en main.",
+        "Vous avez lancé 5 1. Ce qui marque : 1 → un 1 = 100 ; 5 → un 5 = 50.",
+        "Main pleine ! Tous les dés ont marqué : les 6 reviennent en main",
+        "Vous avez lancé 2 2 3 4 6 6 : rien ne marque. Farkle ! Le total du tour, 550, est perdu",
+        "Voilà un tour complet.",
+    ],
 }
 WELCOME = {"en": ("Show me", "No thanks", "How to play"), "fr": ("Montrez-moi", "Non merci", "Comment jouer")}
 LOCALE = {"en": "en-US", "fr": "fr-FR"}
@@ -97,16 +101,33 @@ def test_the_guided_turn_follows_the_players_rules(open_page: Open) -> None:
 
 
 HOW = {
-    "en": ("How the game goes", "Rules and house rules", ["roll all 5 dice",
-           "your first bank needs at least 750 in one turn", "Reach exactly 5,000 to win",
-           "all 5 come back to your hand and must be rolled again", "Three farkles in a row cost 500",
-           "Five 1s in one roll win the game at once", "Every scoring die of a roll is set aside"],
-           ["A 1", "A 5", "Three 1s", "Three 2s", "Straight 1-5", "Straight 2-6"]),
-    "fr": ("Comment se joue une partie", "Règles et variantes", ["lancez les 5 dés",
-           "votre premier encaissement doit atteindre 750 en un tour", "Atteignez exactement 5\u202f000 pour gagner",
-           "les 5 reviennent en main et il faut les relancer", "Trois farkles d’affilée coûtent 500",
-           "Cinq 1 en un lancer gagnent la partie aussitôt"],
-           ["Un 1", "Un 5", "Trois 1", "Trois 2", "Suite 1-5", "Suite 2-6"]),
+    "en": (
+        "How the game goes",
+        "Rules and house rules",
+        [
+            "roll all 5 dice",
+            "your first bank needs at least 750 in one turn",
+            "Reach exactly 5,000 to win",
+            "all 5 come back to your hand and must be rolled again",
+            "Three farkles in a row cost 500",
+            "Five 1s in one roll win the game at once",
+            "Every scoring die of a roll is set aside",
+        ],
+        ["A 1", "A 5", "Three 1s", "Three 2s", "Straight 1-5", "Straight 2-6"],
+    ),
+    "fr": (
+        "Comment se joue une partie",
+        "Règles et variantes",
+        [
+            "lancez les 5 dés",
+            "votre premier encaissement doit atteindre 750 en un tour",
+            "Atteignez exactement 5\u202f000 pour gagner",
+            "les 5 reviennent en main et il faut les relancer",
+            "Trois farkles d’affilée coûtent 500",
+            "Cinq 1 en un lancer gagnent la partie aussitôt",
+        ],
+        ["Un 1", "Un 5", "Trois 1", "Trois 2", "Suite 1-5", "Suite 2-6"],
+    ),
 }
 
 
@@ -136,23 +157,34 @@ def test_the_rules_page_tells_how_the_game_goes_then_the_scoring_before_the_hous
 
 QUESTION = [1, 1, 1, 5, 2, 3]  # three 1s = 1000 and a 5 = 50, best 1050 (RULES.md's table); 2 and 3 score nothing
 QUIZ = {
-    "en": ("Right!", "Not quite.", "What scores: 1 1 1 → three 1s = 1,000; 5 → a 5 = 50. Nothing else scores (2 3).",
-           "Streak: {n} · best {best}", "Bank now = 300 points. Roll on = {roll} expected points (a 27.8\u202f% chance",
-           "Best: roll on."),
-    "fr": ("Bravo !", "Pas tout à fait.",
-           "Ce qui marque : 1 1 1 → trois 1 = 1\u202f000 ; 5 → un 5 = 50. Le reste ne marque rien (2 3).",
-           "Série : {n} · meilleure {best}", "Encaisser maintenant = 300 points. Relancer = {roll} points espérés "
-           "(27,8\u202f% de risque", "Le mieux : relancer."),
+    "en": (
+        "Right!",
+        "Not quite.",
+        "What scores: 1 1 1 → three 1s = 1,000; 5 → a 5 = 50. Nothing else scores (2 3).",
+        "Streak: {n} · best {best}",
+        "Bank now = 300 points. Roll on = {roll} expected points (a 27.8\u202f% chance",
+        "Best: roll on.",
+    ),
+    "fr": (
+        "Bravo !",
+        "Pas tout à fait.",
+        "Ce qui marque : 1 1 1 → trois 1 = 1\u202f000 ; 5 → un 5 = 50. Le reste ne marque rien (2 3).",
+        "Série : {n} · meilleure {best}",
+        "Encaisser maintenant = 300 points. Relancer = {roll} points espérés (27,8\u202f% de risque",
+        "Le mieux : relancer.",
+    ),
 }
 
 
 def fixed(body: dict[str, object]):  # type: ignore[no-untyped-def]
     """A route answering a GET with ``body`` (the question or drill drawn at random, made known for the test)."""
+
     def handle(route: Route) -> None:
         if route.request.method == "GET":
             route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
         else:
             route.continue_()
+
     return handle
 
 
@@ -166,9 +198,11 @@ def test_training_explains_each_answer_and_counts_a_streak_on_the_page_only(open
         roll = f"{drill.roll_value:.1f}".replace(".", "," if lang == "fr" else ".")
         page = open_page(lang, locale=LOCALE[lang])
         sent: list[str] = []
-        page.on("request", lambda request: sent.append(request.url) if request.method == "POST" else None)
+        page.on("request", lambda request, sent=sent: sent.append(request.url) if request.method == "POST" else None)
         page.route("**/api/training/question*", fixed({"rules": "farkle", "roll": QUESTION}))
-        page.route("**/api/training/drill*", fixed({"rules": "farkle", "turn_total": 300, "dice": 3, "hot_dice": False}))
+        page.route(
+            "**/api/training/drill*", fixed({"rules": "farkle", "turn_total": 300, "dice": 3, "hot_dice": False})
+        )
         page.goto("/training")
         expect(page.locator("#streak")).to_have_text(re.compile("^" + re.escape(streak.format(n=0, best=0))))
         for index in (0, 1, 2, 3):  # 1 1 1 5: the best set-aside
