@@ -1,34 +1,11 @@
-"""The engine's facts worded for the pages, in the page's language: the lines of the scoring table, and how
-the game goes under the rules in force (the rules page)."""
+"""How the game goes under the rules in force, in the page's language (the rules page)."""
 
 from __future__ import annotations
 
 from hotdice.game.rules import BelowEntry, Rules, SetAsideRule
-from hotdice.game.scoring import STRAIGHTS, CombinationKind, ScoringLine
 from hotdice.web.i18n import Translator
 
-__all__ = ["how_it_goes", "line_name"]
-
-# The catalogue's key of each kind that has no face or count to tell.
-_PLAIN = {
-    CombinationKind.THREE_PAIRS: "combo.three_pairs",
-    CombinationKind.TWO_TRIPLETS: "combo.two_triples",
-    CombinationKind.FOUR_KIND_PAIR: "combo.four_pair",
-}
-
-
-def line_name(t: Translator, line: ScoringLine) -> str:
-    """A line of the scoring table, e.g. "three 2s", "four of a kind", "straight 1-6"."""
-    kind = line.kind
-    if kind is CombinationKind.SINGLE:
-        return t("combo.single", face=line.face)
-    if kind is CombinationKind.OF_A_KIND:
-        count = t(f"count.{line.dice}")
-        return t("combo.kind", count=count) if line.face is None else t("combo.n", count=count, face=line.face)
-    if kind in STRAIGHTS:
-        faces = STRAIGHTS[kind]
-        return t("combo.straight", run=f"{faces[0]}-{faces[-1]}")
-    return t(_PLAIN[kind])
+__all__ = ["how_it_goes"]
 
 
 def how_it_goes(t: Translator, rules: Rules) -> list[str]:

@@ -8,11 +8,11 @@ from fastapi import APIRouter
 
 from hotdice.game.rules import Rules, RulesError
 from hotdice.game.scoring import scoring_table
+from hotdice.play.words import combination_name
 from hotdice.web.deps import PlayerDep, SessionDep, TranslatorDep
 from hotdice.web.errors import BadRequest
 from hotdice.web.schemas import EDGE, Me, MeIn, RulesQuery
 from hotdice.web.services import players
-from hotdice.web.words import line_name
 
 router = APIRouter(prefix="/api", tags=["players"], responses=EDGE)
 
@@ -40,4 +40,4 @@ def check_rules(t: TranslatorDep, text: RulesQuery = "farkle") -> dict[str, Any]
         raise BadRequest(f"bad rules: {exc}", because=exc) from None
     lines = scoring_table(rules)
     return {**rules.to_json(),
-            "scoring": [{"combination": c.name, "name": line_name(t, c), "points": c.points} for c in lines]}
+            "scoring": [{"combination": c.name, "name": combination_name(t, c), "points": c.points} for c in lines]}

@@ -85,7 +85,7 @@ const HD = (() => {
   function combos(list) {
     return list.map(({ kind, dice, points }) => {
       let name;
-      if (kind === "single") name = t("combo.single", { face: dice[0] });
+      if (kind === "single") name = t("combo.a", { face: dice[0] });
       else if (kind === "of-a-kind") name = t("combo.n", { count: t(`count.${dice.length}`), face: dice[0] });
       else if (kind.endsWith("straight")) name = t("combo.straight", { run: `${dice[0]}-${dice[dice.length - 1]}` });
       else name = t(PLAIN_COMBOS[kind]);
