@@ -12,7 +12,7 @@ from playwright.sync_api import Page, Route, expect
 
 from hotdice.game.rules import Rules
 from hotdice.play.training import Drill
-from tests.web.test_web_browser import Open, browser, open_page, playwright, server, set_rules
+from tests.web.test_web_browser import PHONE, Open, browser, open_page, playwright, server, set_rules
 
 __all__ = ["browser", "open_page", "playwright", "server"]  # the fixtures this module uses
 
@@ -226,3 +226,22 @@ def test_training_explains_each_answer_and_counts_a_streak_on_the_page_only(open
         expect(page.locator("#streak")).to_contain_text(streak.format(n=0, best=0))
         assert sent and all("/api/training/" in url for url in sent), sent  # nothing else was told
         assert page.request.get("/api/stats").json() == {"games": 0}
+
+
+def test_how_to_play_fits_a_phone(open_page: Open) -> None:
+    """No horizontal scroll on a phone: the offer on the home page, each step of the guided turn, the rules
+    page's how-it-goes and scoring table."""
+    for lang in ("en", "fr"):
+        page = open_page(lang, viewport=PHONE, locale=LOCALE[lang])
+        page.goto("/")
+        expect(page.locator("#welcome")).to_be_visible()
+        box = page.locator("#welcome").bounding_box()  # the home page's own width is test_web_browser's
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        page.goto("/learn")
+        for _ in range(len(GUIDED[lang]) - 1):
+            expect(page.locator("#learn-text")).not_to_be_empty()
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+            page.locator("#learn-next").click()
+        page.goto("/rules")
+        expect(page.locator("#how-it-goes")).to_be_visible()
+        assert page.evaluate("document.getElementById('how-it-goes').parentElement.scrollWidth") <= PHONE["width"]
