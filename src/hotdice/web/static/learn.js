@@ -19,7 +19,8 @@
       const k = left.indexOf(face);
       const on = k >= 0;
       if (on) left.splice(k, 1);
-      return `<span class="die${face ? "" : " ghost"}" role="img" data-index="${i}" data-set-aside="${on}" aria-label="${escapeHTML(face ? t("table.die_label", { n: i + 1, face }) : "")}">${dieSVG(face)}</span>`;
+      const named = face ? `role="img" aria-label="${escapeHTML(t("table.die_label", { n: i + 1, face }))}"` : 'aria-hidden="true"';
+      return `<span class="die${face ? "" : " ghost"}" ${named} data-index="${i}" data-set-aside="${on}">${dieSVG(face)}</span>`;
     }).join("");
   }
 
