@@ -17,7 +17,7 @@ EXPLAINED = {
     "en": ["Right!", "What scores: 1 1 1 → Three 1s = 1,000 · 5 → A 5 = 50", "Nothing else scores (2 3)."],
     "fr": [
         "Juste !",
-        "Ce qui marque : 1 1 1 → Trois 1 = 1\u00a0000 · 5 → Un 5 = 50",
+        "Ce qui marque : 1 1 1 → Trois 1 = 1\u202f000 · 5 → Un 5 = 50",
         "Le reste ne marque rien (2 3).",
     ],
 }

@@ -41,7 +41,7 @@ def test_the_quiz_and_the_drill_answer_with_their_reasons(alice: TestClient) -> 
 def test_the_scoring_lines_are_named_in_the_pages_language(alice: TestClient) -> None:
     english = alice.get("/api/rules", params={"text": "5000"}).json()["scoring"]
     french = alice.get("/api/rules", params={"text": "5000"}, headers={"Accept-Language": "fr"}).json()["scoring"]
-    assert [line["name"] for line in english][:3] == ["a 1", "a 5", "three 1s"]
-    assert [line["name"] for line in french][:3] == ["un 1", "un 5", "trois 1"]
-    assert english[-1]["name"] == "straight 1-5" and french[-1]["name"] == "suite 1-5"
+    assert [line["name"] for line in english][:3] == ["A 1", "A 5", "Three 1s"]
+    assert [line["name"] for line in french][:3] == ["Un 1", "Un 5", "Trois 1"]
+    assert english[-1]["name"] == "Straight 1-5" and french[-1]["name"] == "Suite 1-5"
     assert english[0]["combination"] == "A 1"  # the English name the API always gave stays

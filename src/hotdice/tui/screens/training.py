@@ -127,13 +127,13 @@ class TrainingScreen(HotDiceScreen):
         else:
             detail = t("training.best", keep=" ".join(map(str, best)), points=t.number(q.best_score))
             parts = [  # which dice make which combination, worth what
-                t("training.combo", dice=" ".join(map(str, c.dice)), points=t.number(c.points),
+                t("combo.part", dice=" ".join(map(str, c.dice)), points=t.number(c.points),
                   name=combination_name(t, ScoringLine(c.kind, len(c.dice), c.dice[0], c.points)))
                 for c in q.combinations
             ]
-            detail += "\n" + t("training.scores", parts=" · ".join(parts))
+            detail += "\n" + t("combo.scores", parts=" · ".join(parts))
             if q.rest:
-                detail += "\n" + t("training.rest", dice=" ".join(map(str, q.rest)))
+                detail += "\n" + t("combo.rest", dice=" ".join(map(str, q.rest)))
             others = [o for o in scorer(self.rules).options(q.roll) if o.set_aside != best][:3]
             if others:
                 listed = ", ".join(f"{' '.join(map(str, o.set_aside))} = {t.number(o.points)}" for o in others)
