@@ -6,12 +6,14 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 
 from hotdice.analysis.expectation import may_bank, turn_values
+from hotdice.analysis.odds import roll_odds
 from hotdice.game.engine import Game, Phase
 from hotdice.game.refusals import Code, Refusal
 from hotdice.game.rules import Rules
-from hotdice.game.scoring import DiceError, SetAside, scorer
+from hotdice.game.scoring import Combination, DiceError, SetAside, scorer
 from hotdice.play.modes import ten_turn_rules
 
 __all__ = ["Answer", "Drill", "ScoringQuestion"]
@@ -63,11 +65,26 @@ class ScoringQuestion:
         return best.set_aside if best else None
 
     @property
+    def combinations(self) -> tuple[Combination, ...]:
+        """What the best set-aside is made of (which dice make which combination, worth what), largest first;
+        none on a farkle. The front ends word them: the quiz's explanation."""
+        set_aside = self.best_set_aside
+        return () if set_aside is None else tuple(scorer(self.rules).partition(set_aside))
+
+    @property
+    def rest(self) -> tuple[int, ...]:
+        """The dice of the roll outside its best set-aside (the whole roll on a farkle), sorted."""
+        rest = sorted(self.roll)
+        for die in self.best_set_aside or ():
+            rest.remove(die)
+        return tuple(rest)
+
+    @property
     def explanation(self) -> str:
         set_aside = self.best_set_aside
         if set_aside is None:
             return f"{_dice(self.roll)}: nothing scores, a farkle (0)"
-        parts = ", ".join(f"{c.name} = {c.points}" for c in scorer(self.rules).partition(set_aside))
+        parts = ", ".join(f"{c.name} = {c.points}" for c in self.combinations)
         return f"{_dice(self.roll)}: {parts}; set aside {set_aside} for {self.best_score}"
 
     def check_score(self, answer: int) -> Answer:
@@ -126,6 +143,11 @@ class Drill:
         bank = turn_values(self.rules).bank_value(self.turn_total, entered=self.entered, hot_dice=self.hot_dice)
         assert bank is not None
         return bank
+
+    @property
+    def farkle_chance(self) -> Fraction:
+        """The exact chance that rolling on farkles at once (the turn total lost)."""
+        return roll_odds(self.rules, self.dice_in_hand).farkle
 
     @property
     def answer(self) -> str:

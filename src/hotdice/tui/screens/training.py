@@ -11,8 +11,9 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from hotdice.game.rules import Rules
-from hotdice.game.scoring import SetAside, scorer
+from hotdice.game.scoring import ScoringLine, SetAside, scorer
 from hotdice.play.training import Drill, ScoringQuestion
+from hotdice.play.words import combination_name
 from hotdice.tui.screens.base import HotDiceScreen
 from hotdice.tui.widgets import DiceRow
 
@@ -125,6 +126,14 @@ class TrainingScreen(HotDiceScreen):
             detail = t("training.farkle")
         else:
             detail = t("training.best", keep=" ".join(map(str, best)), points=t.number(q.best_score))
+            parts = [  # which dice make which combination, worth what
+                t("combo.part", dice=" ".join(map(str, c.dice)), points=t.number(c.points),
+                  name=combination_name(t, ScoringLine(c.kind, len(c.dice), c.dice[0], c.points)))
+                for c in q.combinations
+            ]
+            detail += "\n" + t("combo.scores", parts=" · ".join(parts))
+            if q.rest:
+                detail += "\n" + t("combo.rest", dice=" ".join(map(str, q.rest)))
             others = [o for o in scorer(self.rules).options(q.roll) if o.set_aside != best][:3]
             if others:
                 listed = ", ".join(f"{' '.join(map(str, o.set_aside))} = {t.number(o.points)}" for o in others)

@@ -14,6 +14,7 @@ from hotdice.game.rules import KNOBS, Rules
 from hotdice.game.scoring import scoring_table
 from hotdice.game.variants import VARIANTS
 from hotdice.play.daily import daily_day
+from hotdice.play.words import combination_name
 from hotdice.store.web_models import WebPlayer
 from hotdice.web import charts
 from hotdice.web.assets import catalog_name
@@ -22,6 +23,7 @@ from hotdice.web.i18n import COOKIE, LANGUAGES, Translator, pick_language
 from hotdice.web.schemas import Code
 from hotdice.web.services import challenges, daily, games, tables
 from hotdice.web.services.stats import player_stats
+from hotdice.web.words import how_it_goes
 
 __all__ = ["render", "render_error", "router"]
 
@@ -107,8 +109,9 @@ def table_page(request: Request, code: Code, t: TranslatorDep, session: SessionD
 @router.get("/rules", response_class=HTMLResponse)
 def rules_page(request: Request, t: TranslatorDep, visitor: VisitorDep) -> HTMLResponse:
     rules = Rules.parse(visitor.rules if visitor is not None else "farkle")
-    return render(request, t, "rules.html", rules=rules, knobs=KNOBS, presets=VARIANTS, scoring=scoring_table(rules),
-                  values=rules.to_json(), preset_name=str(rules).split(",")[0])
+    scoring = [(combination_name(t, line), line.points) for line in scoring_table(rules)]
+    return render(request, t, "rules.html", rules=rules, knobs=KNOBS, presets=VARIANTS, scoring=scoring,
+                  how=how_it_goes(t, rules), values=rules.to_json(), preset_name=str(rules).split(",")[0])
 
 
 @router.get("/stats", response_class=HTMLResponse)
@@ -132,6 +135,13 @@ def stats_page(request: Request, t: TranslatorDep, session: SessionDep, visitor:
 def training_page(request: Request, t: TranslatorDep, visitor: VisitorDep) -> HTMLResponse:
     rules = Rules.parse(visitor.rules if visitor is not None else "farkle")
     return render(request, t, "training.html", rules=str(rules))
+
+
+@router.get("/learn", response_class=HTMLResponse)
+def learn_page(request: Request, t: TranslatorDep, visitor: VisitorDep) -> HTMLResponse:
+    """How to play: a guided first turn, whose steps the page asks of /api/training/first-turn."""
+    rules = Rules.parse(visitor.rules if visitor is not None else "farkle")
+    return render(request, t, "learn.html", rules=str(rules))
 
 
 @router.get("/lang/{lang}")

@@ -30,3 +30,8 @@ def drill(rules: RulesQuery = "farkle") -> dict[str, Any]:
 @router.post("/drill")
 def check_drill(body: DrillAnswer) -> dict[str, Any]:
     return training.check_drill(body.rules, body.turn_total, body.dice, body.hot_dice, body.answer)
+
+
+@router.get("/first-turn")
+def first_turn(rules: RulesQuery = "farkle") -> dict[str, Any]:
+    return training.first_turn(rules)

@@ -6,12 +6,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from hotdice.game.refusals import Refusal
 from hotdice.game.rules import Rules, RulesError
-from hotdice.game.scoring import DiceError
+from hotdice.game.scoring import Combination, DiceError
+from hotdice.play.first_turn import guided_turn
 from hotdice.play.training import Drill, ScoringQuestion
 from hotdice.web.errors import BadRequest
 
-__all__ = ["check_drill", "check_question", "drill", "question"]
+__all__ = ["check_drill", "check_question", "drill", "first_turn", "question"]
 
 _rng = random.SystemRandom()
 
@@ -21,6 +23,14 @@ def _rules(text: str) -> Rules:
         return Rules.parse(text)
     except RulesError as exc:
         raise BadRequest(f"bad rules: {exc}", because=exc) from None
+
+
+def _combination(combo: Combination) -> dict[str, Any]:
+    return {"kind": combo.kind.value, "dice": list(combo.dice), "points": combo.points}
+
+
+def _refusal(refusal: Refusal | None) -> dict[str, Any] | None:
+    return None if refusal is None else {"code": refusal.code.value, "values": refusal.values}
 
 
 def question(rules: str) -> dict[str, Any]:
@@ -42,6 +52,8 @@ def check_question(rules: str, roll: list[int], set_aside: str) -> dict[str, Any
         "correct": answer.correct,
         "best_keep": None if best is None else str(best),
         "best_points": q.best_score,
+        "combinations": [_combination(c) for c in q.combinations],
+        "rest": list(q.rest),
         "explanation": q.explanation,
     }
 
@@ -68,5 +80,25 @@ def check_drill(rules: str, turn_total: int, dice: int, hot_dice: bool, answer: 
         "answer": d.answer,
         "roll_value": d.roll_value,
         "bank_value": d.bank_value,
+        "farkle_chance": float(d.farkle_chance),
         "explanation": d.explanation,
     }
+
+
+def first_turn(rules: str) -> dict[str, Any]:
+    """The guided first turn under the player's rules: the engine's steps, as data for the page to word."""
+    r = _rules(rules)
+    steps = [
+        {
+            "kind": step.kind.value,
+            "dice": list(step.dice),
+            "points": step.points,
+            "turn_total": step.turn_total,
+            "dice_in_hand": step.dice_in_hand,
+            "hot_dice": step.hot_dice,
+            "combinations": [_combination(c) for c in step.combinations],
+            "bank": _refusal(step.bank),
+        }
+        for step in guided_turn(r)
+    ]
+    return {"rules": str(r), "dice": r.dice, "steps": steps}

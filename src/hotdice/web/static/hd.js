@@ -79,6 +79,20 @@ const HD = (() => {
 
   function go(url) { window.location.assign(url); }
 
+  const PLAIN_COMBOS = { "three-pairs": "combo.three_pairs", "two-triplets": "combo.two_triples", "four-kind-pair": "combo.four_pair" };
+
+  /** The engine's combinations ({kind, dice, points}) in words: "3 3 3 → three 3s = 300; 1 → a 1 = 100". */
+  function combos(list) {
+    return list.map(({ kind, dice, points }) => {
+      let name;
+      if (kind === "single") name = t("combo.a", { face: dice[0] });
+      else if (kind === "of-a-kind") name = t("combo.n", { count: t(`count.${dice.length}`), face: dice[0] });
+      else if (kind.endsWith("straight")) name = t("combo.straight", { run: `${dice[0]}-${dice[dice.length - 1]}` });
+      else name = t(PLAIN_COMBOS[kind]);
+      return t("combo.part", { dice: dice.join(" "), name, points: num(points) });
+    }).join(lang === "fr" ? " ; " : "; ");
+  }
+
   function busy(button, on) {
     if (!button) return;
     button.disabled = on;
@@ -128,5 +142,5 @@ const HD = (() => {
     });
   }
 
-  return { t, num, pct, api, toast, dieSVG, miniDice, escapeHTML, go, busy, reducedMotion, lang, ApiError };
+  return { t, num, pct, api, toast, dieSVG, miniDice, escapeHTML, go, busy, combos, reducedMotion, lang, ApiError };
 })();
