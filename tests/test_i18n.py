@@ -4,6 +4,7 @@ from the .po files with Babel itself; the compiled cache gives exactly the .po's
 
 from __future__ import annotations
 
+import datetime
 import io
 import re
 import shutil
@@ -190,3 +191,11 @@ def test_typography_faults_are_found() -> None:
     assert typography_faults("Juste !") and typography_faults("« code »") and typography_faults("66,7 %")
     assert typography_faults("Juste\u202f! «\u00a0{code}\u00a0» {keep:dice}\u00a0: 66,7\u00a0%") == []
     assert typography_faults("r relancer · ? barème · voir https://example.org/a?b") == []
+
+
+def test_dates_by_the_catalogues_cldr_pattern() -> None:
+    day = datetime.date(2026, 12, 1)
+    assert PageTranslator("en").date(day) == "2026-12-01" == PageTranslator("en").date("2026-12-01")
+    assert PageTranslator("fr").date(day) == "1 décembre 2026" and PageTranslator("fr").date("2027-02-05") == (
+        "5 février 2027"
+    )

@@ -13,6 +13,7 @@ new one), and read with the standard library's ``gettext`` in about 2 ms.
 
 from __future__ import annotations
 
+import datetime
 import gettext
 import hashlib
 import io
@@ -26,6 +27,7 @@ from pathlib import Path
 
 import platformdirs
 from babel import Locale
+from babel.dates import format_date
 from babel.numbers import format_decimal, parse_pattern
 
 from hotdice.game.engine import IllegalMoveError
@@ -176,6 +178,12 @@ class Translator:
 
     def decimal(self, value: float, digits: int = 1) -> str:
         return decimal(value, self.lang, digits)
+
+    def date(self, day: datetime.date | str) -> str:
+        """A day (a date or its ISO text) by the catalogue's CLDR pattern (``format.date``): 2026-12-01 in English
+        as always, 1 décembre 2026 in French."""
+        shown = datetime.date.fromisoformat(day) if isinstance(day, str) else day
+        return format_date(shown, format=self._text("format.date"), locale=self.lang)
 
     def refusal(self, refusal: Refusal) -> str:
         """A refusal of the engine, the rules or the modes, worded in this language from its code and values."""
