@@ -199,3 +199,9 @@ def test_dates_by_the_catalogues_cldr_pattern() -> None:
     assert PageTranslator("fr").date(day) == "1 décembre 2026" and PageTranslator("fr").date("2027-02-05") == (
         "5 février 2027"
     )
+
+
+def test_the_command_knows_the_catalogues_languages_without_importing_it() -> None:
+    from hotdice import cli
+
+    assert cli.LANGUAGES == i18n.LANGUAGES

@@ -8,7 +8,7 @@ import secrets
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -18,10 +18,14 @@ from hotdice.analysis.odds import odds as exact_odds
 from hotdice.game.rules import KNOBS, Rules, RulesError
 from hotdice.game.scoring import DiceError, ScoringLine, parse_dice, scorer, scoring_table
 from hotdice.game.variants import VARIANTS
-from hotdice.i18n import LANGUAGES, Translator
 from hotdice.play.players import PLAYERS
 
+if TYPE_CHECKING:
+    from hotdice.i18n import Translator
+
 __all__ = ["app", "main"]
+
+LANGUAGES = ("en", "fr")  # hotdice.i18n's, which is imported only by a command that prints words
 
 app = typer.Typer(
     name="hotdice",
@@ -61,6 +65,8 @@ def _root(
 
 def _t(ctx: typer.Context) -> Translator:
     """The words of the language ``--lang`` chose (the catalogue is read only by a command that prints them)."""
+    from hotdice.i18n import Translator
+
     return Translator(ctx.obj or "en")
 
 
@@ -74,7 +80,10 @@ def _rules(text: str) -> Rules:
 def _percent(t: Translator | None, p: float) -> str:
     """66.7 % (the command's English keeps its space), 66,7 % in French; in English (``t`` None) for the commands
     whose sentences are not in the catalogue yet (simulate, stats, solve)."""
-    t = t or Translator("en")
+    if t is None:
+        from hotdice.i18n import Translator
+
+        t = Translator("en")
     return t("cli.percent", value=t.decimal(100 * p))
 
 
