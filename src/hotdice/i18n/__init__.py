@@ -6,6 +6,10 @@ text, so a key means the same in every front end; placeholders are written ``{na
 refusals as data (:class:`hotdice.game.refusals.Refusal`) and :meth:`Translator.refusal` words them from their
 code, one message per code.
 
+A new message goes into both ``.po`` files (tests/test_i18n.py fails on an id missing from either, on differing
+placeholders and on French typography); plural forms as ``msgid "x.one"`` / ``msgid_plural "x.many"``
+(:meth:`Translator.plural`). Nothing to compile by hand: the cache follows the ``.po``'s digest.
+
 Reading a ``.po`` with Babel costs about 85 ms (BENCHMARKS.md), too much for ``hotdice score``: each catalogue
 is compiled once to a ``.mo`` in the cache folder, named by the digest of its ``.po`` (an edited ``.po`` gets a
 new one), and read with the standard library's ``gettext`` in about 2 ms.
