@@ -10,9 +10,9 @@ A new message goes into both ``.po`` files (tests/test_i18n.py fails on an id mi
 placeholders and on French typography); plural forms as ``msgid "x.one"`` / ``msgid_plural "x.many"``
 (:meth:`Translator.plural`). Nothing to compile by hand: the cache follows the ``.po``'s digest.
 
-Reading a ``.po`` with Babel costs about 85 ms (BENCHMARKS.md), too much for ``hotdice score``: each catalogue
+Reading the ``.po`` files with Babel costs 40–110 ms (BENCHMARKS.md), too much for ``hotdice score``: each catalogue
 is compiled once to a ``.mo`` in the cache folder, named by the digest of its ``.po`` (an edited ``.po`` gets a
-new one), and read with the standard library's ``gettext`` in about 2 ms.
+new one), and read with the standard library's ``gettext`` in 1–3 ms.
 """
 
 from __future__ import annotations
