@@ -3,9 +3,11 @@ the .po files side by side, each in new interpreters, best of a few runs.
 
     python bench/bench_catalogue.py [runs]
 
-- read_po: Babel parses both .po files at every start (import of babel.messages.pofile included);
+- read_po: Babel parses both .po files at every start (imports of babel.messages.pofile and hotdice.i18n
+  included);
 - first use: the same, plus compiling both to .mo and writing them to an empty cache folder;
-- from the cache: what every later start does, the standard library's gettext reading the two .mo files;
+- from the cache: what every later start does: import hotdice.i18n, the standard library's gettext reading the
+  two .mo files;
 - and, for scale, ``import hotdice.cli`` itself (which comes first in the others).
 """
 
@@ -18,7 +20,7 @@ import textwrap
 
 READ_PO = """
 from babel.messages.pofile import read_po
-from hotdice.i18n import po_path
+from hotdice.i18n import po_path  # the module (Babel's numbers and dates with it), as the cached way has it too
 for lang in ("en", "fr"):
     with open(po_path(lang), "rb") as po:
         read_po(po)

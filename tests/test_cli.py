@@ -409,3 +409,38 @@ def test_solve_shows_a_progress_bar(tmp_path: Any) -> None:
     assert "Solving farkle,target=3000 for 2 players" in bar and "100%" in bar
     shown = [int(p) for p in re.findall(r"(\d+)%", bar)]
     assert shown == sorted(shown) and any(0 < p < 100 for p in shown), shown
+
+
+# -- --lang: the human output in French, the JSON the same ------------------------------------
+
+
+def test_odds_in_french_with_cldr_numbers() -> None:
+    rows = table_rows(ok("--lang", "fr", "odds"))
+    risks = [farkle_risk(Rules.parse("farkle"), n) for n in range(6, 0, -1)]
+    assert [r[1] for r in rows] == [f"{100 * float(p):.1f}".replace(".", ",") + "\u00a0%" for p in risks]
+    assert rows[-1][1] == "66,7\u00a0%" and rows[-1][3] == "25,0"
+    assert "risque de Farkle" in ok("--lang", "fr", "odds")
+
+
+def test_score_in_french() -> None:
+    text = ok("--lang", "fr", "score", "11111", "--rules", "5000-fr")
+    assert text.startswith("1 1 1 1 1\u00a0: cinq 1 en un lancer — ce lancer gagne la partie\u202f!\n")
+    assert ["1 1 1 1 1", "1200", "0 — Hot Dice"] in table_rows(text) and "mise de côté" in text
+    assert ok("--lang", "fr", "score", "2346", "--rules", "5000").startswith("2 3 4 6\u00a0: Farkle — rien")
+    assert ok("--lang", "en", "score", "2346", "--rules", "5000") == ok("score", "2346", "--rules", "5000")
+
+
+def test_rules_in_french_name_the_combinations_in_french() -> None:
+    rows = table_rows(ok("--lang", "fr", "rules", "5000"))
+    assert ["Trois 1", "1000"] in rows and ["Un 5", "50"] in rows
+
+
+@pytest.mark.parametrize("command", [("score", "115"), ("odds",), ("rules", "5000-fr")])
+def test_the_json_is_the_same_in_every_language(command: tuple[str, ...]) -> None:
+    assert ok("--lang", "fr", *command, "--json") == ok(*command, "--json")
+
+
+def test_an_unknown_language_is_one_line_and_exit_2() -> None:
+    proc = hotdice("--lang", "de", "odds")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == "hotdice: error: unknown language 'de': choose one of en, fr\n"

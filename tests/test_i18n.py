@@ -4,7 +4,9 @@ from the .po files with Babel itself; the compiled cache gives exactly the .po's
 
 from __future__ import annotations
 
+import datetime
 import io
+import re
 import shutil
 import string
 from collections.abc import Iterable
@@ -110,8 +112,9 @@ def test_plurals_by_the_catalogue() -> None:
 
 
 def test_the_terminal_and_the_pages_word_a_key_their_own_way() -> None:
-    assert TerminalTranslator("fr")("log.bank", name="Léa", points=300, score=800) == ("Léa : encaisse 300, score 800")
-    assert PageTranslator("fr")("log.bank", name="Léa", points=300, score=800) == "Léa encaisse 300 → 800"
+    values = {"name": "Léa", "points": 300, "score": 800}
+    assert TerminalTranslator("fr")("log.bank", **values) == "Léa\u00a0: encaisse 300, score 800"
+    assert PageTranslator("fr")("log.bank", **values) == "Léa encaisse 300 → 800"
 
 
 def copy_locales(tmp_path: Path) -> Path:
@@ -161,3 +164,44 @@ def test_percentages_and_decimals_by_the_locale(p: float) -> None:
 def test_the_figures_of_the_issue() -> None:
     assert i18n.percent(2 / 3, "fr") == "66,7\u00a0%" and i18n.percent(2 / 3, "en") == "66.7%"
     assert i18n.number(10_000, "fr") == "10\u202f000" and i18n.number(10_000, "en") == "10,000"
+
+
+NO_BREAK = "\u00a0\u202f"
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+KEY_NAME = re.compile(r"(?:^|· )\? ")  # the ? key in a line of keys ("· ? barème"), not a question
+URL = re.compile(r"\w+://\S+")
+
+
+def typography_faults(text: str) -> list[str]:
+    """Where a French text breaks French typography: a ":" "!" "?" ";" or "%" without a no-break space before
+    it, or quotes « » without no-break spaces inside (placeholders, URLs and the ? key left out)."""
+    prose = URL.sub("URL", KEY_NAME.sub("· KEY ", PLACEHOLDER.sub("X", text)))
+    faults = [f"{m.group(0)!r}" for m in re.finditer(rf"(?:^|[^{NO_BREAK}])[:!?;%]", prose)]
+    faults += [f"{m.group(0)!r}" for m in re.finditer(rf"«[^{NO_BREAK}]|[^{NO_BREAK}]»", prose)]
+    return faults
+
+
+def test_the_french_catalogue_follows_french_typography() -> None:
+    faults = {m.id: typography_faults(forms(m)) for m in read("fr") if m.id}
+    assert {key: found for key, found in faults.items() if found} == {}
+
+
+def test_typography_faults_are_found() -> None:
+    assert typography_faults("Score : 10") == ["' :'"] and typography_faults("Score: 10") == ["'e:'"]
+    assert typography_faults("Juste !") and typography_faults("« code »") and typography_faults("66,7 %")
+    assert typography_faults("Juste\u202f! «\u00a0{code}\u00a0» {keep:dice}\u00a0: 66,7\u00a0%") == []
+    assert typography_faults("r relancer · ? barème · voir https://example.org/a?b") == []
+
+
+def test_dates_by_the_catalogues_cldr_pattern() -> None:
+    day = datetime.date(2026, 12, 1)
+    assert PageTranslator("en").date(day) == "2026-12-01" == PageTranslator("en").date("2026-12-01")
+    assert PageTranslator("fr").date(day) == "1 décembre 2026" and PageTranslator("fr").date("2027-02-05") == (
+        "5 février 2027"
+    )
+
+
+def test_the_command_knows_the_catalogues_languages_without_importing_it() -> None:
+    from hotdice import cli
+
+    assert cli.LANGUAGES == i18n.LANGUAGES

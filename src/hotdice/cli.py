@@ -8,7 +8,7 @@ import secrets
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -16,11 +16,16 @@ from rich.table import Table
 
 from hotdice.analysis.odds import odds as exact_odds
 from hotdice.game.rules import KNOBS, Rules, RulesError
-from hotdice.game.scoring import DiceError, parse_dice, scorer, scoring_table
+from hotdice.game.scoring import DiceError, ScoringLine, parse_dice, scorer, scoring_table
 from hotdice.game.variants import VARIANTS
 from hotdice.play.players import PLAYERS
 
+if TYPE_CHECKING:
+    from hotdice.i18n import Translator
+
 __all__ = ["app", "main"]
+
+LANGUAGES = ("en", "fr")  # hotdice.i18n's, which is imported only by a command that prints words
 
 app = typer.Typer(
     name="hotdice",
@@ -45,10 +50,24 @@ class BadInput(Exception):
 
 
 @app.callback(invoke_without_command=True)
-def _root(ctx: typer.Context) -> None:
+def _root(
+    ctx: typer.Context,
+    lang: Annotated[str, typer.Option("--lang", help="The language of the tables and sentences: en or fr (the "
+                                      "JSON is the same in both).")] = "en",
+) -> None:
+    if lang not in LANGUAGES:
+        raise BadInput(f"unknown language '{lang}': choose one of {', '.join(LANGUAGES)}")
+    ctx.obj = lang
     # `hotdice` alone prints the help, which is what a newcomer wants.
     if ctx.invoked_subcommand is None:
         print(ctx.get_help())
+
+
+def _t(ctx: typer.Context) -> Translator:
+    """The words of the language ``--lang`` chose (the catalogue is read only by a command that prints them)."""
+    from hotdice.i18n import Translator
+
+    return Translator(ctx.obj or "en")
 
 
 def _rules(text: str) -> Rules:
@@ -58,8 +77,14 @@ def _rules(text: str) -> Rules:
         raise BadInput(f"bad rules: {exc}") from None
 
 
-def _percent(p: float) -> str:
-    return f"{100 * p:.1f} %"
+def _percent(t: Translator | None, p: float) -> str:
+    """66.7 % (the command's English keeps its space), 66,7 % in French; in English (``t`` None) for the commands
+    whose sentences are not in the catalogue yet (simulate, stats, solve)."""
+    if t is None:
+        from hotdice.i18n import Translator
+
+        t = Translator("en")
+    return t("cli.percent", value=t.decimal(100 * p))
 
 
 @app.command(
@@ -67,6 +92,7 @@ def _percent(p: float) -> str:
     help="Print the rules and scoring table in force, or the presets with --list.\n\nKnobs:\n\n" + _KNOB_HELP,
 )
 def rules_command(
+    ctx: typer.Context,
     rules: Annotated[str, typer.Argument(help=_RULES_HELP, metavar="RULES")] = "farkle",
     list_presets: Annotated[bool, typer.Option("--list", help="List the presets.")] = False,
     as_json: JsonOption = False,
@@ -82,7 +108,8 @@ def rules_command(
                 )
             )
             return
-        table = Table("preset", "game", "source", title="Presets")
+        t = _t(ctx)
+        table = Table(t("cli.rules.preset"), t("cli.rules.game"), t("cli.rules.source"), title=t("cli.rules.presets"))
         for v in VARIANTS:
             table.add_row(v.name, v.title, v.source)
         out.print(table)
@@ -98,15 +125,26 @@ def rules_command(
             )
         )
         return
-    out.print(f"Rules: {r}")
-    knobs = Table("knob", "value", "meaning", title="Rules in force")
+    t = _t(ctx)
+    out.print(t("cli.rules.line", rules=r))
+    knobs = Table(t("cli.rules.knob"), t("cli.rules.value"), t("cli.rules.meaning"), title=t("cli.rules.in_force"))
     for k in acting:
         knobs.add_row(k.name, k.write(getattr(r, k.name)), k.help)
     out.print(knobs)
-    table = Table("combination", "points", title="Scoring (dice of one roll only)")
+    table = Table(t("cli.rules.combination"), t("cli.rules.points"), title=t("cli.rules.scoring"))
     for line in scoring_table(r):
-        table.add_row(line.name, str(line.points))
+        table.add_row(_combination(t, line), str(line.points))
     out.print(table)
+
+
+def _combination(t: Translator, line: ScoringLine) -> str:
+    """A combination's name: the library's English, or the terminal's words for it in another language."""
+    if t.lang == "en":
+        return line.name
+    from hotdice.tui import i18n  # only then: the terminal's import is not cheap
+    from hotdice.tui.screens.dialogs import combination_name
+
+    return combination_name(i18n.Translator(t.lang), line)
 
 
 def _score_json(dice: tuple[int, ...], r: Rules) -> dict[str, Any]:
@@ -132,6 +170,7 @@ def _read_roll(text: Any, r: Rules) -> tuple[int, ...]:
 
 @app.command("score", help="Score one roll: every legal set-aside, best first. Use - to read rolls from stdin.")
 def score_command(
+    ctx: typer.Context,
     dice: Annotated[list[str], typer.Argument(help="The dice rolled: 1 1 1 1 5 5, 111155, or - for stdin.")],
     rules: RulesOption = "farkle",
     as_json: JsonOption = False,
@@ -153,20 +192,22 @@ def score_command(
         print(json.dumps(data))
         return
     shown = " ".join(map(str, roll))
+    t = _t(ctx)
     if data["wins_game"]:
-        out.print(f"{shown}: five 1s in one roll — this roll wins the game!")
+        out.print(t("cli.score.wins", roll=shown))
     if data["farkle"]:
-        out.print(f"{shown}: farkle — nothing scores, the turn's points are lost.")
+        out.print(t("cli.score.farkle", roll=shown))
         return
-    table = Table("set aside", "points", "dice left", title=f"Roll {shown} ({r})")
+    table = Table(t("cli.score.set_aside"), t("cli.score.points"), t("cli.score.dice_left"),
+                  title=t("cli.score.title", roll=shown, rules=r))
     for o in data["options"]:
-        left = "0 — hot dice" if o["dice_left"] == 0 else str(o["dice_left"])
+        left = t("cli.score.hot_dice") if o["dice_left"] == 0 else str(o["dice_left"])
         table.add_row(" ".join(map(str, o["keep"])), str(o["points"]), left)
     out.print(table)
 
 
 @app.command("odds", help="Exact odds of one roll per number of dice: farkle risk and mean best score.")
-def odds_command(rules: RulesOption = "farkle", as_json: JsonOption = False) -> None:
+def odds_command(ctx: typer.Context, rules: RulesOption = "farkle", as_json: JsonOption = False) -> None:
     r = _rules(rules)
     rows = exact_odds(r)
     if as_json:
@@ -190,9 +231,11 @@ def odds_command(rules: RulesOption = "farkle", as_json: JsonOption = False) -> 
             )
         )
         return
-    table = Table("dice rolled", "farkle risk", "exact", "mean best score", title=f"Odds of one roll ({r})")
+    t = _t(ctx)
+    table = Table(t("cli.odds.dice"), t("cli.odds.risk"), t("cli.odds.exact"), t("cli.odds.mean"),
+                  title=t("cli.odds.title", rules=r))
     for o in reversed(rows):
-        table.add_row(str(o.dice), _percent(float(o.farkle)), str(o.farkle), f"{float(o.mean):.1f}")
+        table.add_row(str(o.dice), _percent(t, float(o.farkle)), str(o.farkle), t.decimal(float(o.mean)))
     out.print(table)
 
 
@@ -241,13 +284,13 @@ def simulate_command(
         table.add_row(
             f"{number}. {p.spec}",
             f"{float(p.wins):.10g}",
-            _percent(p.win_rate),
-            f"{_percent(low)} – {_percent(high)}",
+            _percent(None, p.win_rate),
+            f"{_percent(None, low)} – {_percent(None, high)}",
             f"{p.mean_score:.0f}",
             f"{p.mean_turns:.1f}",
         )
     out.print(table)
-    by_seat = ", ".join(_percent(float(wins / games)) for wins in report.seat_wins)
+    by_seat = ", ".join(_percent(None, float(wins / games)) for wins in report.seat_wins)
     out.print(f"Win rate by seat, first to play first: {by_seat}")
 
 
@@ -343,7 +386,7 @@ def stats_command(as_json: JsonOption = False) -> None:
     if stats.farkle_rates:
         luck = Table("rules", "dice rolled", "rolls", "farkles", "your rate", "expected", title="Farkles by dice")
         for f in stats.farkle_rates:
-            rate, expected = _percent(f.rate), _percent(float(f.expected))
+            rate, expected = _percent(None, f.rate), _percent(None, float(f.expected))
             luck.add_row(f.rules, str(f.dice), str(f.rolls), str(f.farkles), rate, expected)
         out.print(luck)
     if stats.dailies:
@@ -535,10 +578,10 @@ def solve_command(
         out.print("Expected turns to reach the target: "
                   + ("not solved under the three-farkle penalty" if turns is None else f"{turns:.3f}"))
     else:
-        out.print(f"First player's chance to win (best play on both sides): {_percent(data['first_player_wins'])}"
-                  f" ({data['first_player_wins']:.6f})")
+        wins = _percent(None, data["first_player_wins"])
+        out.print(f"First player's chance to win (best play on both sides): {wins} ({data['first_player_wins']:.6f})")
         out.print(f"Fairest handicap: the second player starts with {data['handicap']} points; the first "
-                  f"player's chance is then {_percent(data['first_player_wins_with_handicap'])}")
+                  f"player's chance is then {_percent(None, data['first_player_wins_with_handicap'])}")
     if "residual" in data:
         out.print(f"Largest Bellman residual of the solved table: {data['residual']:.3g}")
 

@@ -267,12 +267,12 @@ def test_the_terminal_words_a_refused_bank() -> None:
     with pytest.raises(IllegalMoveError) as info:
         g.apply(BANK)
     assert Translator("en").error(info.value) == "cannot bank: a bank needs at least 300"
-    assert Translator("fr").error(info.value) == "impossible d'encaisser : un encaissement demande au moins 300"
+    assert Translator("fr").error(info.value) == "impossible d'encaisser\u00a0: un encaissement demande au moins 300"
     assert Translator("fr").error(ValueError("plain")) == "plain"
 
 
 def test_french_joins_choices_with_ou() -> None:
     assert Translator("fr").refusal(REACHED[Code.KNOB_TAKES]()) == (
-        "end=never n'est pas permis : end prend last-round ou first ou exact")
+        "end=never n'est pas permis\u00a0: end prend last-round ou first ou exact")
 
 

@@ -600,7 +600,7 @@ def test_settings_house_rules_and_rules_string() -> None:
             await press(pilot, "home", "enter")  # language: en -> fr
             assert app.t.lang == "fr" and "Réglages" in screen_text(app)
             await press(pilot, "escape")
-            assert "Solo : dix tours" in screen_text(app)
+            assert "Solo\u00a0: dix tours" in screen_text(app)
         again = make_app(lang=None)  # the settings are kept for next time
         again.rules = again.rules  # built from the saved settings
         assert again.t.lang == "fr" and str(Rules.parse(again.prefs.rules)) == "5000-fr,entry=1000"
@@ -616,7 +616,7 @@ def test_french_table_and_engine_messages() -> None:
             await menu(pilot, "solo")
             await press(pilot, "b")
             text = screen_text(app)
-            assert "rien à encaisser : lancez d'abord" in text
+            assert "rien à encaisser\u00a0: lancez d'abord" in text
             assert "risque de Farkle 2,3\u00a0%" in text
             await press(pilot, "r", "question_mark")
             assert "Barème" in screen_text(app) and "Trois 1" in screen_text(app)

@@ -6,13 +6,18 @@ text, so a key means the same in every front end; placeholders are written ``{na
 refusals as data (:class:`hotdice.game.refusals.Refusal`) and :meth:`Translator.refusal` words them from their
 code, one message per code.
 
-Reading a ``.po`` with Babel costs about 85 ms (BENCHMARKS.md), too much for ``hotdice score``: each catalogue
+A new message goes into both ``.po`` files (tests/test_i18n.py fails on an id missing from either, on differing
+placeholders and on French typography); plural forms as ``msgid "x.one"`` / ``msgid_plural "x.many"``
+(:meth:`Translator.plural`). Nothing to compile by hand: the cache follows the ``.po``'s digest.
+
+Reading the ``.po`` files with Babel costs 40–110 ms (BENCHMARKS.md), too much for ``hotdice score``: each catalogue
 is compiled once to a ``.mo`` in the cache folder, named by the digest of its ``.po`` (an edited ``.po`` gets a
-new one), and read with the standard library's ``gettext`` in about 2 ms.
+new one), and read with the standard library's ``gettext`` in 1–3 ms.
 """
 
 from __future__ import annotations
 
+import datetime
 import gettext
 import hashlib
 import io
@@ -26,6 +31,7 @@ from pathlib import Path
 
 import platformdirs
 from babel import Locale
+from babel.dates import format_date
 from babel.numbers import format_decimal, parse_pattern
 
 from hotdice.game.engine import IllegalMoveError
@@ -176,6 +182,12 @@ class Translator:
 
     def decimal(self, value: float, digits: int = 1) -> str:
         return decimal(value, self.lang, digits)
+
+    def date(self, day: datetime.date | str) -> str:
+        """A day (a date or its ISO text) by the catalogue's CLDR pattern (``format.date``): 2026-12-01 in English
+        as always, 1 décembre 2026 in French."""
+        shown = datetime.date.fromisoformat(day) if isinstance(day, str) else day
+        return format_date(shown, format=self._text("format.date"), locale=self.lang)
 
     def refusal(self, refusal: Refusal) -> str:
         """A refusal of the engine, the rules or the modes, worded in this language from its code and values."""

@@ -80,7 +80,7 @@ class HotDiceApp(App[None]):
         if session.mode is Mode.VERSUS:
             return t("mode.versus", level=t(f"level.{session.level or 'medium'}"))
         if session.mode is Mode.DAILY:
-            return t("mode.daily", day="" if setup.day is None else setup.day.isoformat())
+            return t("mode.daily", day="" if setup.day is None else t.date(setup.day))
         if session.mode is Mode.CHALLENGE:
             return t("mode.challenge", code="" if setup.challenge is None else setup.challenge.code)
         return t(f"mode.{session.mode.value}")

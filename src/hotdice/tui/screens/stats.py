@@ -66,7 +66,7 @@ def stats_view(t: Translator, stats: Stats) -> RenderableType:
     if stats.dailies:
         daily = _table(t, "stats.dailies", "stats.col.day", "stats.col.score", "stats.col.official")
         for d in stats.dailies:
-            daily.add_row(d.day.isoformat(), t.number(d.score), t("stats.yes" if d.official else "stats.no"))
+            daily.add_row(t.date(d.day), t.number(d.score), t("stats.yes" if d.official else "stats.no"))
         parts += [Text(""), daily]
     return Group(*parts)
 

@@ -37,6 +37,7 @@ def render(request: Request, t: Translator, template: str, status: int = 200, **
         "_": t,
         "lang": t.lang,
         "num": t.number,
+        "date": t.date,
         "static": request.app.state.assets.url,
         "catalog": catalog_name(t.lang),
         "path": request.url.path,
