@@ -547,3 +547,49 @@ def test_a_form_on_another_sites_page_cannot_act_for_the_player(open_page: Open,
     page.goto(f"/c/{code}/results")  # the player's own page still closes it
     page.get_by_role("button", name="Close the challenge now").click()
     expect(page.locator("#dice-key")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+
+
+def test_the_manifest_and_an_offline_page_in_the_players_language(open_page: Open) -> None:
+    """The browser finds the manifest the page links; with the server out of reach, a navigation shows the
+    service worker's offline page (in the language of the pages shown before) instead of the browser's error."""
+    page = open_page(locale="fr-FR")
+    page.goto("/rules")
+    manifest = page.evaluate("""async () => {
+        const link = document.querySelector('link[rel="manifest"]');
+        const answer = await fetch(link.href);
+        return { type: answer.headers.get("content-type"), body: await answer.json() };
+    }""")
+    assert manifest["type"].startswith("application/manifest+json")
+    assert manifest["body"]["display"] == "standalone" and manifest["body"]["start_url"] == "/"
+    assert {icon["sizes"] for icon in manifest["body"]["icons"]} == {"192x192", "512x512"}
+    assert page.evaluate("""async () => {
+        await navigator.serviceWorker.ready;
+        const registration = await navigator.serviceWorker.getRegistration();
+        return registration.scope;
+    }""") == page.url.removesuffix("rules")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.context.set_offline(True)
+    page.goto("/stats")
+    expect(page.locator("h1")).to_have_text("Vous êtes hors ligne")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    assert page.evaluate("getComputedStyle(document.querySelector('.top')).display") == "flex"  # its CSS kept
+    page.context.set_offline(False)
+    page.get_by_role("link", name="Réessayer").click()
+    expect(page.locator("main h1")).not_to_have_text("Vous êtes hors ligne")
+    page.get_by_role("link", name="English").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    told = """async () => {  // the page tells the worker its language as it loads; the worker keeps it
+        for (const name of await caches.keys()) {
+            const kept = await (await caches.open(name)).match("/offline/lang");
+            if (kept) return kept.text();
+        }
+        return null;
+    }"""
+    for _ in range(100):
+        if page.evaluate(told) == "en":
+            break
+        page.wait_for_timeout(50)
+    page.context.set_offline(True)
+    page.goto("/daily")
+    expect(page.locator("h1")).to_have_text("You are offline")
+    page.context.set_offline(False)

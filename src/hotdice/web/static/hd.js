@@ -116,5 +116,13 @@ const HD = (() => {
     toast(t("js.copied"));
   });
 
+  /* The service worker that shows the offline page (/sw.js), told this page's language for it. */
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" })
+      .then(() => navigator.serviceWorker.ready)
+      .then((registration) => registration.active.postMessage({ lang }))
+      .catch(() => {});  // no worker (a private window, an old browser): the browser's own error page then
+  }
+
   return { t, num, pct, api, toast, dieSVG, miniDice, escapeHTML, go, busy, reducedMotion, lang, ApiError };
 })();
