@@ -9,8 +9,8 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.patches import Circle, FancyBboxPatch  # noqa: E402
+import matplotlib.pyplot as plt
+from matplotlib.patches import Circle, FancyBboxPatch
 
 STATIC = Path(__file__).resolve().parents[1] / "src" / "hotdice" / "web" / "static"
 GREEN, IVORY, INK, RED = "#1d5c45", "#fffaf0", "#22201c", "#b3261e"
@@ -37,8 +37,15 @@ def draw(path: Path, size: int, *, maskable: bool) -> None:
 
     inner = 20 * scale
     rounding = 5 * scale
-    axes.add_patch(FancyBboxPatch((at(6) + rounding, at(6) + rounding), inner - 2 * rounding, inner - 2 * rounding,
-                                  boxstyle=f"round,pad={rounding}", color=IVORY))
+    axes.add_patch(
+        FancyBboxPatch(
+            (at(6) + rounding, at(6) + rounding),
+            inner - 2 * rounding,
+            inner - 2 * rounding,
+            boxstyle=f"round,pad={rounding}",
+            color=IVORY,
+        )
+    )
     for x, y, colour in ((11.5, 20.5, INK), (16, 16, RED), (20.5, 11.5, INK)):
         axes.add_patch(Circle((at(x), at(y)), 2.3 * scale, color=colour))
     figure.savefig(path, dpi=size, transparent=not maskable)

@@ -186,7 +186,9 @@ def test_a_malformed_id_or_code_is_a_4xx_on_every_route_and_websocket(app: FastA
         ({"mode": "chess"}, "unknown mode 'chess'"),
         ({"mode": "together", "names": ["Ann"]}, "2 to 8 players"),
         ({"mode": "together", "names": ["Ann", "Ann"]}, "same name"),
-        ({"mode": "solo", "names": ["   "]}, "cannot be empty"),
+        ({"mode": "solo", "names": ["   "]}, "player 1 needs a name"),
+        ({"mode": "together", "names": ["Ann", "x" * 25]}, f"player 2's name '{'x' * 25}' is longer than 24"),
+        ({"mode": "together", "names": ["Ann", "Bob", "C\x07"]}, "player 3's name 'C\N{REPLACEMENT CHARACTER}' holds"),
         ({"mode": "solo", "rules": "farkle,entry=-5"}, "bad rules"),
         ({"mode": "versus", "level": "godlike"}, "unknown level"),
     ],
@@ -197,6 +199,25 @@ def test_a_game_that_cannot_be_set_up_is_refused_with_why(alice: TestClient, bod
     assert reason in answer.json()["detail"]
 
 
+FAMILY = "\N{WOMAN}\N{ZERO WIDTH JOINER}\N{WOMAN}\N{ZERO WIDTH JOINER}\N{GIRL}"  # one character, 5 code points
+
+
+def test_names_are_counted_in_the_characters_seen_and_a_refusal_says_whose(alice: TestClient) -> None:
+    """24 family emoji are 120 code points and 24 characters: kept; a refusal carries its code and values for
+    the page to word, the seat among them."""
+    saved = alice.post("/api/me", json={"name": FAMILY * 24})
+    assert saved.status_code == 200 and saved.json()["name"] == FAMILY * 24
+    made = alice.post("/api/games", json={"mode": "together", "names": ["Zo\N{ZERO WIDTH JOINER}e", FAMILY * 3]})
+    assert made.status_code == 201, made.text
+    game = alice.get(f"/api/games/{made.json()['id']}").json()
+    assert [p["name"] for p in game["players"]] == ["Zo\N{ZERO WIDTH JOINER}e", FAMILY * 3]
+    refused = alice.post("/api/games", json={"mode": "together", "names": ["Ann", FAMILY * 25]})
+    assert refused.status_code == 400
+    assert refused.json()["refusal"] == {"code": "name-too-long", "values": {"seat": 2, "name": FAMILY * 25, "max": 24},
+                                         "bank": False}
+    assert alice.post("/api/me", json={"name": "Ann\x1b[31m"}).json()["refusal"]["code"] == "name-control"
+
+
 @pytest.mark.parametrize(
     "body",
     [
@@ -205,7 +226,7 @@ def test_a_game_that_cannot_be_set_up_is_refused_with_why(alice: TestClient, bod
         b'{"names": ["a"]}',
         b'{"mode": "solo", "names": ["a","b","c","d","e","f","g","h","i"]}',
         b'{"mode": 5}',
-        b'{"mode": "solo", "names": ["' + b"x" * 25 + b'"]}',  # the schema's bound is the server's: 24
+        b'{"mode": "solo", "names": ["' + b"x" * 201 + b'"]}',  # the schema's bound is what storage keeps
     ],
 )
 def test_malformed_bodies_are_422_with_a_readable_reason(alice: TestClient, body: bytes) -> None:

@@ -352,7 +352,9 @@ EN: dict[str, str] = {
     "refusal.unknown-action": "{action} is not an action",
     "refusal.player-count": "a game has 1 to {max} players, not {players}",
     "refusal.together-count": "playing together takes 2 to {max} players, not {players}",
-    "refusal.no-name": "every player needs a name",
+    "refusal.no-name": "player {seat} needs a name",
+    "refusal.name-control": "player {seat}'s name '{name}' holds a control character ({character})",
+    "refusal.name-too-long": "player {seat}'s name '{name}' is longer than {max} characters",
     "refusal.same-name": "two players have the same name: {names:list}",
     "refusal.challenge-character": "'{character}' is not in challenge codes: they use 0-9 and A-Z without I, L, O, U",
     "refusal.challenge-length": "a challenge code has 10 characters (XXXXX-XXXXX), not {length}",
@@ -689,7 +691,9 @@ FR: dict[str, str] = {
     ),
     "refusal.player-count": "une partie compte de 1 à {max} joueurs, pas {players}",
     "refusal.together-count": "on joue ensemble de 2 à {max} joueurs, pas {players}",
-    "refusal.no-name": "chaque joueur doit avoir un nom",
+    "refusal.no-name": "le joueur {seat} doit avoir un nom",
+    "refusal.name-control": "le nom du joueur {seat}, « {name} », contient un caractère de contrôle ({character})",
+    "refusal.name-too-long": "le nom du joueur {seat}, « {name} », dépasse {max} caractères",
     "refusal.same-name": "deux joueurs ont le même nom : {names:list}",
     "refusal.challenge-character": (
         "« {character} » n'est pas dans les codes de défi : ils utilisent 0-9 et A-Z sans "

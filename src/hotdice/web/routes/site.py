@@ -21,8 +21,11 @@ __all__ = ["THEME", "router"]
 router = APIRouter(include_in_schema=False)
 THEME = "#123c2d"  # the header's felt green, as the pages' theme-color says
 BACKGROUND = "#f5f0e6"  # the pages' paper, shown while the app starts
-ICONS = [("icon-192.png", "192x192", "any"), ("icon-512.png", "512x512", "any"),
-         ("icon-maskable.png", "512x512", "maskable")]
+ICONS = [
+    ("icon-192.png", "192x192", "any"),
+    ("icon-512.png", "512x512", "any"),
+    ("icon-maskable.png", "512x512", "maskable"),
+]
 WORKER = (Path(__file__).parent.parent / "sw.js").read_text(encoding="utf-8")
 OFFLINE_FILES = ("hotdice.css", "favicon.svg")  # what the offline page loads
 
@@ -35,11 +38,20 @@ def offline_path(lang: str) -> str:
 def manifest(request: Request, t: TranslatorDep) -> Response:
     url = request.app.state.assets.url
     body: dict[str, Any] = {
-        "name": "hotdice", "short_name": "hotdice", "description": t("site.description"), "lang": t.lang,
-        "id": "/", "start_url": "/", "scope": "/", "display": "standalone",
-        "theme_color": THEME, "background_color": BACKGROUND,
-        "icons": [{"src": url(name), "sizes": sizes, "type": "image/png", "purpose": purpose}
-                  for name, sizes, purpose in ICONS],
+        "name": "hotdice",
+        "short_name": "hotdice",
+        "description": t("site.description"),
+        "lang": t.lang,
+        "id": "/",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "theme_color": THEME,
+        "background_color": BACKGROUND,
+        "icons": [
+            {"src": url(name), "sizes": sizes, "type": "image/png", "purpose": purpose}
+            for name, sizes, purpose in ICONS
+        ],
     }
     return JSONResponse(body, media_type="application/manifest+json", headers={"cache-control": REVALIDATE})
 
@@ -53,8 +65,11 @@ def service_worker(request: Request) -> Response:
     pages = {lang: offline_path(lang) for lang in LANGUAGES}
     name = digest(json.dumps([files, pages, WORKER]).encode())
     site = json.dumps({"cache": f"hotdice-{name}", "pages": pages, "files": files})
-    return Response(f"const SITE = {site};\n{WORKER}", media_type="text/javascript",
-                    headers={"cache-control": REVALIDATE, "service-worker-allowed": "/"})
+    return Response(
+        f"const SITE = {site};\n{WORKER}",
+        media_type="text/javascript",
+        headers={"cache-control": REVALIDATE, "service-worker-allowed": "/"},
+    )
 
 
 @router.get("/offline/{lang}", response_class=HTMLResponse)

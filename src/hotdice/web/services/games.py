@@ -200,7 +200,7 @@ def create(
         table = Rules.parse(rules if rules is not None else owner.rules)
     except RulesError as exc:
         raise BadRequest(f"bad rules: {exc}", because=exc) from None
-    people = [clean_name(n) for n in (names or [owner.name])]
+    people = [clean_name(n, seat) for seat, n in enumerate(names or [owner.name], 1)]
     try:
         match mode:
             case Mode.SOLO:

@@ -16,9 +16,17 @@ const HD = (() => {
   function num(n) { return numberFormat.format(n); }
   function pct(p) { return (100 * p).toLocaleString(lang === "fr" ? "fr-FR" : "en-US", { maximumFractionDigits: 1, minimumFractionDigits: 1 }) + "\u202f%"; }
 
+  /** A refusal the catalogue words (refusal.<code>) in the page's language; else null: the server's reason. */
+  function worded(body) {
+    const refusal = body && body.refusal;
+    if (!refusal || !(`refusal.${refusal.code}` in catalog)) return null;
+    const values = Object.entries(refusal.values).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : v]);
+    return t(`refusal.${refusal.code}`, Object.fromEntries(values));
+  }
+
   class ApiError extends Error {
     constructor(status, body) {
-      super((body && body.detail) || `HTTP ${status}`);
+      super(worded(body) || (body && body.detail) || `HTTP ${status}`);
       this.status = status;
       this.body = body || {};
     }
