@@ -320,6 +320,31 @@ def test_score_pad_takes_typed_dice_and_refuses_bad_ones() -> None:
     asyncio.run(run())
 
 
+def test_a_three_farkle_penalty_cut_at_0_points_says_so_never_minus_0() -> None:
+    """Bob's third farkle in a row at 0 costs nothing, Ann's at 150 costs 150 of the 500: the log says so."""
+    async def run() -> None:
+        app = make_app("farkle,three_farkles=500")
+        async with app.run_test(size=(200, 60)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "pad")
+            app.screen.query_one("#names").value = ""
+            await press(pilot, *"Ann, Bob", "enter")
+            screen = table(app)
+            await press(pilot, "r")  # the pad's input opens, then takes the typed dice
+            await press(pilot, *"155234", "enter")
+            await press(pilot, "1", "2", "b")  # Ann sets aside 1 and 5: 150
+            for _ in range(6):  # Bob, Ann, Bob, Ann, Bob, Ann: each farkles
+                await press(pilot, "r")
+                await press(pilot, *"223466", "enter")
+            assert screen.session.game.scores == (0, 0)
+            log = [str(line.text) for line in screen.query_one("#log").lines]
+            assert "Bob: three farkles in a row, no points to lose (the penalty of 500 stops at 0)" in log
+            assert "Ann: three farkles in a row, −150, down to 0 (the penalty of 500 stops at 0)" in log
+            assert not any("−0" in line for line in log)
+
+    asyncio.run(run())
+
+
 def test_training_quiz_and_drill_never_recorded() -> None:
     async def run() -> None:
         app = make_app()

@@ -683,6 +683,7 @@ def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
             for i, name in enumerate(game.players)
         ],
         "entry": rules.entry,
+        "penalty": rules.three_farkles,  # the most three farkles in a row cost (never below 0)
         "options": options,
         "refusals": {dice: str(r) for dice, r in refusals.items()},
         "set_aside_refusals": {dice: r.to_json() for dice, r in refusals.items()},

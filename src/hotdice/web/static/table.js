@@ -227,13 +227,20 @@
       case "hot-dice": return [escapeHTML(t("log.hot_dice", { n: view.dice })), "hot-dice"];
       case "farkle": return [escapeHTML(e.pts ? t("log.farkle_lost", { points: num(e.pts) }) : t("log.farkle")), "farkle"];
       case "bust": return [escapeHTML(t("log.bust", { points: num(e.pts) })), "bust"];
-      case "penalty": return [escapeHTML(t("log.penalty", { points: num(e.pts), score: num(e.s[e.p]) })), "penalty"];
+      case "penalty": return [escapeHTML(penaltyWords("log", e)), "penalty"];
       case "bank": return [escapeHTML(t("log.bank", { name: name(e.p), points: num(e.pts), score: num(e.s[e.p]) })), "bank"];
       case "entry-missed": return [escapeHTML(t("log.entry_missed", { points: num(e.pts), entry: num(view.entry) })), "entry-missed"];
       case "last-round": return [escapeHTML(t("log.last_round", { name: name(e.p), points: num(e.pts) })), "last-round"];
       case "game-over": return [escapeHTML(t("log.game_over")), "game-over"];
       default: return [who, ""];
     }
+  }
+
+  /** The three-farkle penalty (in the log or a moment): the whole of it, or cut where the score reaches 0
+      (the points lost then, none at 0: never "−0"). */
+  function penaltyWords(where, e) {
+    const cut = e.pts === 0 ? "_none" : e.pts < view.penalty ? "_cut" : "";
+    return t(`${where}.penalty${cut}`, { points: num(e.pts), penalty: num(view.penalty), score: num(e.s[e.p]) });
   }
 
   let lines = []; // the log, one [html, kind] per event
@@ -363,7 +370,7 @@
       if (kind === "game-over") {
         const w = view.outcome.winners;
         moments.push(["winner", view.players.length === 1 ? num(view.players[0].score) : (w.length === 1 ? t("moment.wins", { name: name(w[0]) }) : t("moment.tie"))]);
-      } else if (kind === "penalty") moments.push([kind, t("moment.penalty", { points: num(e.pts) })]);
+      } else if (kind === "penalty") moments.push([kind, penaltyWords("moment", e)]);
       else moments.push([kind, t("moment." + kind)]);
     }
     const passed = you.length > 1 && view.outcome === null && view.current !== previousCurrent && you.includes(view.current);
