@@ -489,7 +489,8 @@ FR: dict[str, str] = {
     "log.bust": "{name} : DÉPASSEMENT ! Toute mise de côté passe {target}, {points} perdus",
     "log.penalty": "{name} : trois Farkles d'affilée, −{points}",
     "log.penalty_cut": "{name} : trois Farkles d'affilée, −{points}, jusqu'à 0 (la pénalité de {penalty} s'arrête à 0)",
-    "log.penalty_none": "{name} : trois Farkles d'affilée, aucun point à perdre (la pénalité de {penalty} s'arrête à 0)",
+    "log.penalty_none": "{name} : trois Farkles d'affilée, aucun point à perdre "
+                        "(la pénalité de {penalty} s'arrête à 0)",
     "log.bank": "{name} : encaisse {points}, score {score}",
     "log.entry_missed": "{name} : s'arrête à {points}, sous le seuil de {entry} : rien n'est marqué",
     "log.last_round": "{name} : atteint {points}, DERNIER TOUR ! Les autres jouent encore une fois",
