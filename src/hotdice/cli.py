@@ -266,6 +266,7 @@ def replay_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the rebuilt final state as JSON.")] = False,
 ) -> None:
     from hotdice.game.record import Record, RecordError, replay, state_json, transcript
+    from hotdice.play.modes import shown_rules
 
     text = _read_record(file)
     try:
@@ -273,7 +274,7 @@ def replay_command(
         if as_json:
             print(json.dumps(state_json(replay(record))))
             return
-        lines = transcript(record)
+        lines = transcript(record, rules_shown=shown_rules(record.rules))
     except RecordError as exc:
         raise BadInput(f"{file}: {exc}") from None
     for line in lines:
@@ -307,6 +308,7 @@ def stats_command(as_json: JsonOption = False) -> None:
     # Imported here: SQLAlchemy is slow to import and only this command needs it.
     from sqlalchemy.exc import SQLAlchemyError
 
+    from hotdice.play.modes import shown_rules
     from hotdice.store import Store, data_dir
     from hotdice.store.stats import statistics
 
@@ -344,7 +346,7 @@ def stats_command(as_json: JsonOption = False) -> None:
         luck = Table("rules", "dice rolled", "rolls", "farkles", "your rate", "expected", title="Farkles by dice")
         for f in stats.farkle_rates:
             rate, expected = _percent(f.rate), _percent(float(f.expected))
-            luck.add_row(f.rules, str(f.dice), str(f.rolls), str(f.farkles), rate, expected)
+            luck.add_row(shown_rules(f.rules), str(f.dice), str(f.rolls), str(f.farkles), rate, expected)
         out.print(luck)
     if stats.dailies:
         daily = Table("day", "score", "official", title="Daily games")

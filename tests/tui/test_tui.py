@@ -649,6 +649,23 @@ def test_french_table_and_engine_messages() -> None:
     asyncio.run(run())
 
 
+@pytest.mark.parametrize(("lang", "turns"), [("en", "10 turns each: the highest score wins"),
+                                              ("fr", "10 tours chacun : le plus haut score gagne")])
+def test_the_scoring_window_of_a_ten_turn_game_shows_the_rules_chosen(lang: str, turns: str) -> None:
+    """Solo plays farkle,entry=500 with its target lifted to 1,000,000 (only the turns end it): never shown."""
+    async def run() -> None:
+        app = make_app("farkle,entry=500", lang=lang)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "solo")
+            await press(pilot, "question_mark")
+            text = screen_text(app)
+            assert "farkle,entry=500" in text and turns in text
+            assert not re.search(r"1[ ,.\u202f\u00a0]?000[ ,.\u202f\u00a0]?000", text), text
+
+    asyncio.run(run())
+
+
 def test_catalogs_match() -> None:
     en, fr = CATALOGS["en"], CATALOGS["fr"]
     assert set(en) == set(fr)

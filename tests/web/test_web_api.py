@@ -1161,3 +1161,15 @@ def test_requests_of_the_sites_own_pages_and_without_an_origin_go_through(
         assert socket.receive_json()["type"] == "game"
     # Reading is not acting: another site's page may link to one of ours (its pages are not readable there).
     assert alice.get(f"/api/games/{game.json()['id']}", headers={"origin": "http://evil.example"}).status_code == 200
+
+
+def test_a_ten_turn_games_pages_never_show_its_lifted_target(alice: TestClient) -> None:
+    """Solo plays the rules chosen with the target lifted to 1000000 (only the turns end it): the table and the
+    statistics pages show the rules as chosen, in the text and in the tooltip."""
+    alice.post("/api/me", json={"rules": "farkle,entry=500"})
+    view = play_out(alice, new_game(alice, mode="solo"))
+    assert "target=1000000" in view["rules"] and view["rules_shown"] == "farkle,entry=500"
+    for page in (f"/play/{view['id']}", "/stats"):
+        html = re.sub(r'<script id="view" type="application/json">.*?</script>', "", alice.get(page).text,
+                      flags=re.DOTALL)  # the table's data for its script (never shown), rules as played
+        assert "farkle,entry=500" in html and "1000000" not in html and "1,000,000" not in html, page

@@ -601,7 +601,7 @@ class TableScreen(HotDiceScreen):
     def action_scoring(self) -> None:
         from hotdice.tui.screens.dialogs import ScoringScreen
 
-        self.app.push_screen(ScoringScreen(self.session.game.rules))
+        self.app.push_screen(ScoringScreen(self.session.game.rules, self.session.game.turn_limit))
 
     def action_leave(self) -> None:
         """Back to the menu; an unfinished game is saved first."""
