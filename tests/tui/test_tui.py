@@ -565,6 +565,26 @@ def test_snapshot_table() -> None:
     asyncio.run(run())
 
 
+def test_a_race_ends_on_its_turns_without_a_last_round() -> None:
+    """Alone, reaching the target ends the race at once: the headline leads with the turns it took, and
+    neither the log nor the screen speaks of a last round."""
+    async def run() -> None:
+        app = make_app("farkle,target=1000")
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "race")
+            screen = await play_to_the_end(pilot)
+            game = screen.session.game
+            turns = game.turns_played[0]
+            headline = str(app.screen.query_one("#over-headline").render())
+            plural = "1 turn" if turns == 1 else f"{turns} turns"
+            assert headline == f"{plural} to reach 1,000: {game.scores[0]:,}", headline
+            log = [str(line.text) for line in screen.query_one("#log").lines]
+            assert not any("LAST ROUND" in line for line in log) and "LAST ROUND" not in screen_text(app)
+
+    asyncio.run(run())
+
+
 def test_snapshot_statistics() -> None:
     async def run() -> None:
         app = make_app("farkle,target=1000")

@@ -1173,3 +1173,33 @@ def test_a_ten_turn_games_pages_never_show_its_lifted_target(alice: TestClient) 
         html = re.sub(r'<script id="view" type="application/json">.*?</script>', "", alice.get(page).text,
                       flags=re.DOTALL)  # the table's data for its script (never shown), rules as played
         assert "farkle,entry=500" in html and "1000000" not in html and "1,000,000" not in html, page
+
+
+def test_challenge_results_compare_turn_by_turn(alice: TestClient, bob: TestClient) -> None:
+    """Each turn's points of every player (worked out here from the events the game view lists: the score at
+    the end of turn t, less the one before), the best of each turn marked."""
+    code = alice.post("/api/challenges", json={}).json()["code"]
+    expected = {}
+    for client, name in ((alice, "Ann"), (bob, "Bob")):
+        client.post("/api/me", json={"name": name})
+        started = client.post(f"/api/challenges/{code}/play").json()
+        view = play_out(client, client.get(f"/api/games/{started['id']}").json())
+        ends: dict[int, int] = {}
+        for event in client.get(f"/api/games/{started['id']}", params={"since": 0}).json()["events"]:
+            if event["t"] < 10:  # the game's end comes after the tenth turn
+                ends[event["t"]] = event["s"][0]
+        assert len(ends) == 10 and ends[9] == view["players"][0]["score"]
+        expected[name] = [ends[t] - ends.get(t - 1, 0) for t in range(10)]
+    ranking = alice.get(f"/api/challenges/{code}").json()["ranking"]
+    assert {r["name"]: r["turns"] for r in ranking} == expected
+    html = alice.get(f"/c/{code}/results").text
+    table = html[html.index('<table class="board" id="by-turn">'):]
+    table = table[:table.index("</table>")]
+    rows = re.findall(r'<tr><th scope="row">(\d+)</th>(.*?)</tr>', table)
+    assert [int(turn) for turn, _ in rows] == list(range(1, 11))
+    order = [r["name"] for r in ranking]
+    for (turn, cells), k in zip(rows, range(10), strict=True):
+        shown = re.findall(r'<td class="num( best)?">(-?[\d,]+)</td>', cells)
+        assert [int(points.replace(",", "")) for _, points in shown] == [expected[n][k] for n in order], turn
+        best = max(expected[n][k] for n in order)
+        assert [bool(mark) for mark, _ in shown] == [expected[n][k] == best for n in order], turn

@@ -118,7 +118,8 @@ class GameOverScreen(HotDiceModal):
         winners = outcome.winners
         if len(game.players) == 1:
             key = "over.race" if self.session.mode is Mode.RACE else "over.solo"
-            headline = t(key, score=t.number(game.scores[0]), turns=t.plural("turns", game.turns_played[0]))
+            headline = t(key, score=t.number(game.scores[0]), turns=t.plural("turns", game.turns_played[0]),
+                         target=t.number(rules.target))  # a race's headline leads with its turns
         elif self.session.computer is not None:
             computer = self.session.setup.computer
             assert computer is not None
