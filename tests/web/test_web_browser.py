@@ -617,7 +617,7 @@ def test_a_race_ends_on_its_turns_and_never_announces_a_last_round(open_page: Op
     page.goto(made.json()["url"])
     seen: list[str] = []  # every moment the table shows, as it shows it
     page.expose_function("sawMoment", lambda text: seen.append(text))
-    page.evaluate("""() => new MutationObserver(() => window.sawMoment(document.getElementById('moment')?.textContent || ''))
+    page.evaluate("""() => new MutationObserver(() => window.sawMoment(document.getElementById('moment').textContent))
         .observe(document.body, { subtree: true, childList: true, characterData: true })""")
     view = play(page, game_id(page))
     turns = view["players"][0]["turns"]
