@@ -16,12 +16,16 @@ const HD = (() => {
   function num(n) { return numberFormat.format(n); }
   function pct(p) { return (100 * p).toLocaleString(lang === "fr" ? "fr-FR" : "en-US", { maximumFractionDigits: 1, minimumFractionDigits: 1 }) + "\u202f%"; }
 
-  /** A refusal the catalogue words (refusal.<code>) in the page's language; else null: the server's reason. */
+  /* The refusals of what a person types in (the names), worded in the page's language from their code and
+     values; the others keep the server's reason. A list ({names:list}) is joined by commas. */
+  const TYPED = new Set(["no-name", "same-name", "name-control", "name-too-long"]);
   function worded(body) {
     const refusal = body && body.refusal;
-    if (!refusal || !(`refusal.${refusal.code}` in catalog)) return null;
-    const values = Object.entries(refusal.values).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : v]);
-    return t(`refusal.${refusal.code}`, Object.fromEntries(values));
+    if (!refusal || !TYPED.has(refusal.code) || !(`refusal.${refusal.code}` in catalog)) return null;
+    return catalog[`refusal.${refusal.code}`].replace(/\{(\w+)(?::\w+)?\}/g, (all, name) => {
+      const value = refusal.values[name];
+      return value === undefined ? all : Array.isArray(value) ? value.join(", ") : String(value);
+    });
   }
 
   class ApiError extends Error {
