@@ -19,6 +19,7 @@ import sys
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -444,3 +445,30 @@ def test_an_unknown_language_is_one_line_and_exit_2() -> None:
     proc = hotdice("--lang", "de", "odds")
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr == "hotdice: error: unknown language 'de': choose one of en, fr\n"
+def test_a_ten_turn_games_replay_and_statistics_show_the_rules_chosen_not_the_lifted_target(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Solo lifts the target to the largest one (``target=1000000``) so that only the ten turns end it: the
+    players chose ``farkle,entry=500``, and that is what replay and stats show."""
+    from hotdice.game.dice import FixedDice
+    from hotdice.game.record import record_of
+    from hotdice.play.modes import solo
+    from hotdice.store import Store
+    from hotdice.store.stats import record_game
+
+    dice = FixedDice([(2, 2, 3, 4, 6, 6)] * 10)  # ten farkles
+    setup = solo(Rules.parse("farkle,entry=500"), "Ann", dice=dice)
+    while setup.game.outcome is None:
+        setup.game.play("roll", dice)
+    assert "target=1000000" in str(setup.game.rules)  # what the game plays
+    record = record_of(setup.game, mode="solo")
+    (tmp_path / "solo.json").write_text(json.dumps(record.to_json()), encoding="utf-8")
+    monkeypatch.setenv("HOTDICE_DATA_DIR", str(tmp_path))
+    with Store() as store:
+        record_game(store, setup.game, player=0, mode="solo", opponent=None)
+    env = {**ENV, "HOTDICE_DATA_DIR": str(tmp_path)}
+    for command in (["replay", str(tmp_path / "solo.json")], ["stats"]):
+        run = subprocess.run([sys.executable, "-m", "hotdice.cli", *command], capture_output=True, text=True,
+                             env=env, timeout=60, check=False)
+        assert run.returncode == 0 and run.stderr == "", run.stderr
+        assert "farkle,entry=500" in run.stdout and "1000000" not in run.stdout, run.stdout

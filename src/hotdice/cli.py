@@ -309,6 +309,7 @@ def replay_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the rebuilt final state as JSON.")] = False,
 ) -> None:
     from hotdice.game.record import Record, RecordError, replay, state_json, transcript
+    from hotdice.play.modes import shown_rules
 
     text = _read_record(file)
     try:
@@ -316,7 +317,7 @@ def replay_command(
         if as_json:
             print(json.dumps(state_json(replay(record))))
             return
-        lines = transcript(record)
+        lines = transcript(record, rules_shown=shown_rules(record.rules))
     except RecordError as exc:
         raise BadInput(f"{file}: {exc}") from None
     for line in lines:
@@ -350,6 +351,7 @@ def stats_command(as_json: JsonOption = False) -> None:
     # Imported here: SQLAlchemy is slow to import and only this command needs it.
     from sqlalchemy.exc import SQLAlchemyError
 
+    from hotdice.play.modes import shown_rules
     from hotdice.store import Store, data_dir
     from hotdice.store.stats import statistics
 
@@ -387,7 +389,7 @@ def stats_command(as_json: JsonOption = False) -> None:
         luck = Table("rules", "dice rolled", "rolls", "farkles", "your rate", "expected", title="Farkles by dice")
         for f in stats.farkle_rates:
             rate, expected = _percent(None, f.rate), _percent(None, float(f.expected))
-            luck.add_row(f.rules, str(f.dice), str(f.rolls), str(f.farkles), rate, expected)
+            luck.add_row(shown_rules(f.rules), str(f.dice), str(f.rolls), str(f.farkles), rate, expected)
         out.print(luck)
     if stats.dailies:
         daily = Table("day", "score", "official", title="Daily games")

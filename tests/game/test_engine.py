@@ -371,6 +371,12 @@ def test_a_bank_breaks_the_farkle_run() -> None:
 # -- endings ---------------------------------------------------------------------------------------
 
 
+def test_a_player_alone_reaching_the_target_ends_the_game_without_a_last_round() -> None:
+    g = do(game("farkle,target=1000", players=1), "roll 111234", "keep 111", "bank")
+    assert g.outcome is not None and g.outcome.termination is Termination.TARGET
+    assert EventKind.LAST_ROUND not in kinds(g) and kinds(g)[-1] is EventKind.GAME_OVER
+
+
 def test_last_round_everyone_else_plays_once_then_highest_wins() -> None:
     g = do(game("farkle,target=1000", players=3), "roll 122346", "keep 1", "bank")  # P0 100
     do(g, "roll 111234", "keep 111", "bank")  # P1 reaches 1000: last round

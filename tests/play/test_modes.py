@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from hotdice.analysis.expectation import turn_values
 from hotdice.game.dice import FixedDice, SeededDice
-from hotdice.game.engine import BANK, ROLL, EventKind, IllegalMoveError, Phase, Step, Termination
+from hotdice.game.engine import BANK, ROLL, EventKind, Game, IllegalMoveError, Phase, Step, Termination
 from hotdice.game.rules import Rules
 from hotdice.game.scoring import SetAside, parse_dice
 from hotdice.game.variants import VARIANTS, find_variant
@@ -35,7 +35,7 @@ from hotdice.play.modes import (
     together,
     versus,
 )
-from hotdice.play.ranking import compare
+from hotdice.play.ranking import compare, turn_points
 from hotdice.play.training import Drill, ScoringQuestion
 from hotdice.store.stats import MODES
 from tests.analysis.test_expectation import SMALL, reference
@@ -380,6 +380,31 @@ def test_an_unfinished_result_ranks_below_every_finished_one() -> None:
     r = Mode.RACE
     ranking = compare([Result("Ed", 10_000, 3, r, finished=False), Result("Di", 10_000, 30, r)])
     assert [x.result.name for x in ranking] == ["Di", "Ed"]
+
+
+def test_turn_points_are_what_each_finished_turn_changed_the_score_by() -> None:
+    """Bob starts; Ann banks 1000 then 150, farkles three times in a row (the penalty cut to her 1150 would be
+    500: -500), and her turn in progress is not counted. Values worked out by hand."""
+    farkle = (2, 2, 3, 4, 6, 6)
+    dice = FixedDice([farkle, (1, 1, 1, 2, 3, 4), farkle, (1, 5, 2, 3, 4, 6), *[farkle] * 7, (5, 2, 3, 4, 6, 6)])
+    game = Game(Rules.parse("farkle,three_farkles=500"), ("Ann", "Bob"), first=1)
+    for action in ["roll", "roll", "111", "bank", "roll", "roll", "15", "bank", *["roll"] * 8]:
+        game.play(action, dice)
+    assert game.current == 0 and game.phase is Phase.SET_ASIDE  # Ann's sixth turn, not finished
+    assert turn_points(game, 0) == (1000, 150, 0, 0, -500) and game.scores[0] == 650
+    assert turn_points(game, 1) == (0,) * 6  # Bob's penalties at 0 cost nothing
+
+
+@given(st.integers(0, 2**32))
+@settings(max_examples=20, deadline=None)
+def test_turn_points_add_up_to_the_score(seed: int) -> None:
+    setup = solo(FARKLE, dice=SeededDice(seed.to_bytes(4, "big")))
+    rng = random.Random(seed)
+    while setup.game.outcome is None:
+        actions = setup.game.legal_actions()
+        setup.game.play(rng.choice(actions), setup.dice)
+    points = turn_points(setup.game)
+    assert len(points) == 10 and sum(points) == setup.game.scores[0]
 
 
 # -- training: scoring quiz ---------------------------------------------------------------------------

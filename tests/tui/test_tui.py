@@ -320,6 +320,31 @@ def test_score_pad_takes_typed_dice_and_refuses_bad_ones() -> None:
     asyncio.run(run())
 
 
+def test_a_three_farkle_penalty_cut_at_0_points_says_so_never_minus_0() -> None:
+    """Bob's third farkle in a row at 0 costs nothing, Ann's at 150 costs 150 of the 500: the log says so."""
+    async def run() -> None:
+        app = make_app("farkle,three_farkles=500")
+        async with app.run_test(size=(200, 60)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "pad")
+            app.screen.query_one("#names").value = ""
+            await press(pilot, *"Ann, Bob", "enter")
+            screen = table(app)
+            await press(pilot, "r")  # the pad's input opens, then takes the typed dice
+            await press(pilot, *"155234", "enter")
+            await press(pilot, "1", "2", "b")  # Ann sets aside 1 and 5: 150
+            for _ in range(6):  # Bob, Ann, Bob, Ann, Bob, Ann: each farkles
+                await press(pilot, "r")
+                await press(pilot, *"223466", "enter")
+            assert screen.session.game.scores == (0, 0)
+            log = [str(line.text) for line in screen.query_one("#log").lines]
+            assert "Bob: three farkles in a row, no points to lose (the penalty of 500 stops at 0)" in log
+            assert "Ann: three farkles in a row, −150, down to 0 (the penalty of 500 stops at 0)" in log
+            assert not any("−0" in line for line in log)
+
+    asyncio.run(run())
+
+
 def test_training_quiz_and_drill_never_recorded() -> None:
     async def run() -> None:
         app = make_app()
@@ -540,6 +565,26 @@ def test_snapshot_table() -> None:
     asyncio.run(run())
 
 
+def test_a_race_ends_on_its_turns_without_a_last_round() -> None:
+    """Alone, reaching the target ends the race at once: the headline leads with the turns it took, and
+    neither the log nor the screen speaks of a last round."""
+    async def run() -> None:
+        app = make_app("farkle,target=1000")
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "race")
+            screen = await play_to_the_end(pilot)
+            game = screen.session.game
+            turns = game.turns_played[0]
+            headline = str(app.screen.query_one("#over-headline").render())
+            plural = "1 turn" if turns == 1 else f"{turns} turns"
+            assert headline == f"{plural} to reach 1,000: {game.scores[0]:,}", headline
+            log = [str(line.text) for line in screen.query_one("#log").lines]
+            assert not any("LAST ROUND" in line for line in log) and "LAST ROUND" not in screen_text(app)
+
+    asyncio.run(run())
+
+
 def test_snapshot_statistics() -> None:
     async def run() -> None:
         app = make_app("farkle,target=1000")
@@ -620,6 +665,23 @@ def test_french_table_and_engine_messages() -> None:
             assert "risque de Farkle 2,3\u00a0%" in text
             await press(pilot, "r", "question_mark")
             assert "Barème" in screen_text(app) and "Trois 1" in screen_text(app)
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize(("lang", "turns"), [("en", "10 turns each: the highest score wins"),
+                                              ("fr", "10 tours chacun : le plus haut score gagne")])
+def test_the_scoring_window_of_a_ten_turn_game_shows_the_rules_chosen(lang: str, turns: str) -> None:
+    """Solo plays farkle,entry=500 with its target lifted to 1,000,000 (only the turns end it): never shown."""
+    async def run() -> None:
+        app = make_app("farkle,entry=500", lang=lang)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "solo")
+            await press(pilot, "question_mark")
+            text = screen_text(app)
+            assert "farkle,entry=500" in text and turns in text
+            assert not re.search(r"1[ ,.\u202f\u00a0]?000[ ,.\u202f\u00a0]?000", text), text
 
     asyncio.run(run())
 

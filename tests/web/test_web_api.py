@@ -188,7 +188,9 @@ def test_a_malformed_id_or_code_is_a_4xx_on_every_route_and_websocket(app: FastA
         ({"mode": "chess"}, "unknown mode 'chess'"),
         ({"mode": "together", "names": ["Ann"]}, "2 to 8 players"),
         ({"mode": "together", "names": ["Ann", "Ann"]}, "same name"),
-        ({"mode": "solo", "names": ["   "]}, "cannot be empty"),
+        ({"mode": "solo", "names": ["   "]}, "player 1 needs a name"),
+        ({"mode": "together", "names": ["Ann", "x" * 25]}, f"player 2's name '{'x' * 25}' is longer than 24"),
+        ({"mode": "together", "names": ["Ann", "Bob", "C\x07"]}, "player 3's name 'C\N{REPLACEMENT CHARACTER}' holds"),
         ({"mode": "solo", "rules": "farkle,entry=-5"}, "bad rules"),
         ({"mode": "versus", "level": "godlike"}, "unknown level"),
     ],
@@ -199,6 +201,25 @@ def test_a_game_that_cannot_be_set_up_is_refused_with_why(alice: TestClient, bod
     assert reason in answer.json()["detail"]
 
 
+FAMILY = "\N{WOMAN}\N{ZERO WIDTH JOINER}\N{WOMAN}\N{ZERO WIDTH JOINER}\N{GIRL}"  # one character, 5 code points
+
+
+def test_names_are_counted_in_the_characters_seen_and_a_refusal_says_whose(alice: TestClient) -> None:
+    """24 family emoji are 120 code points and 24 characters: kept; a refusal carries its code and values for
+    the page to word, the seat among them."""
+    saved = alice.post("/api/me", json={"name": FAMILY * 24})
+    assert saved.status_code == 200 and saved.json()["name"] == FAMILY * 24
+    made = alice.post("/api/games", json={"mode": "together", "names": ["Zo\N{ZERO WIDTH JOINER}e", FAMILY * 3]})
+    assert made.status_code == 201, made.text
+    game = alice.get(f"/api/games/{made.json()['id']}").json()
+    assert [p["name"] for p in game["players"]] == ["Zo\N{ZERO WIDTH JOINER}e", FAMILY * 3]
+    refused = alice.post("/api/games", json={"mode": "together", "names": ["Ann", FAMILY * 25]})
+    assert refused.status_code == 400
+    assert refused.json()["refusal"] == {"code": "name-too-long", "values": {"seat": 2, "name": FAMILY * 25, "max": 24},
+                                         "bank": False}
+    assert alice.post("/api/me", json={"name": "Ann\x1b[31m"}).json()["refusal"]["code"] == "name-control"
+
+
 @pytest.mark.parametrize(
     "body",
     [
@@ -207,7 +228,7 @@ def test_a_game_that_cannot_be_set_up_is_refused_with_why(alice: TestClient, bod
         b'{"names": ["a"]}',
         b'{"mode": "solo", "names": ["a","b","c","d","e","f","g","h","i"]}',
         b'{"mode": 5}',
-        b'{"mode": "solo", "names": ["' + b"x" * 25 + b'"]}',  # the schema's bound is the server's: 24
+        b'{"mode": "solo", "names": ["' + b"x" * 201 + b'"]}',  # the schema's bound is what storage keeps
     ],
 )
 def test_malformed_bodies_are_422_with_a_readable_reason(alice: TestClient, body: bytes) -> None:
@@ -1142,3 +1163,45 @@ def test_requests_of_the_sites_own_pages_and_without_an_origin_go_through(
         assert socket.receive_json()["type"] == "game"
     # Reading is not acting: another site's page may link to one of ours (its pages are not readable there).
     assert alice.get(f"/api/games/{game.json()['id']}", headers={"origin": "http://evil.example"}).status_code == 200
+
+
+def test_a_ten_turn_games_pages_never_show_its_lifted_target(alice: TestClient) -> None:
+    """Solo plays the rules chosen with the target lifted to 1000000 (only the turns end it): the table and the
+    statistics pages show the rules as chosen, in the text and in the tooltip."""
+    alice.post("/api/me", json={"rules": "farkle,entry=500"})
+    view = play_out(alice, new_game(alice, mode="solo"))
+    assert "target=1000000" in view["rules"] and view["rules_shown"] == "farkle,entry=500"
+    for page in (f"/play/{view['id']}", "/stats"):
+        html = re.sub(r'<script id="view" type="application/json">.*?</script>', "", alice.get(page).text,
+                      flags=re.DOTALL)  # the table's data for its script (never shown), rules as played
+        assert "farkle,entry=500" in html and "1000000" not in html and "1,000,000" not in html, page
+
+
+def test_challenge_results_compare_turn_by_turn(alice: TestClient, bob: TestClient) -> None:
+    """Each turn's points of every player (worked out here from the events the game view lists: the score at
+    the end of turn t, less the one before), the best of each turn marked."""
+    code = alice.post("/api/challenges", json={}).json()["code"]
+    expected = {}
+    for client, name in ((alice, "Ann"), (bob, "Bob")):
+        client.post("/api/me", json={"name": name})
+        started = client.post(f"/api/challenges/{code}/play").json()
+        view = play_out(client, client.get(f"/api/games/{started['id']}").json())
+        ends: dict[int, int] = {}
+        for event in client.get(f"/api/games/{started['id']}", params={"since": 0}).json()["events"]:
+            if event["t"] < 10:  # the game's end comes after the tenth turn
+                ends[event["t"]] = event["s"][0]
+        assert len(ends) == 10 and ends[9] == view["players"][0]["score"]
+        expected[name] = [ends[t] - ends.get(t - 1, 0) for t in range(10)]
+    ranking = alice.get(f"/api/challenges/{code}").json()["ranking"]
+    assert {r["name"]: r["turns"] for r in ranking} == expected
+    html = alice.get(f"/c/{code}/results").text
+    table = html[html.index('<table class="board" id="by-turn">'):]
+    table = table[:table.index("</table>")]
+    rows = re.findall(r'<tr><th scope="row">(\d+)</th>(.*?)</tr>', table)
+    assert [int(turn) for turn, _ in rows] == list(range(1, 11))
+    order = [r["name"] for r in ranking]
+    for (turn, cells), k in zip(rows, range(10), strict=True):
+        shown = re.findall(r'<td class="num( best)?">(-?[\d,]+)</td>', cells)
+        assert [int(points.replace(",", "")) for _, points in shown] == [expected[n][k] for n in order], turn
+        best = max(expected[n][k] for n in order)
+        assert [bool(mark) for mark, _ in shown] == [expected[n][k] == best for n in order], turn

@@ -138,3 +138,65 @@ def test_the_catalogue_is_one_file_per_language_not_inline_in_the_pages(alice: T
     assert answer.text.startswith(CATALOG_PREFIX) and answer.text.endswith(";\n")
     assert json.loads(answer.text.removeprefix(CATALOG_PREFIX).removesuffix(";\n")) == CATALOGS[lang]
     assert catalog[0].endswith(digest(answer.content))
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    """Width and height from a PNG's header chunk (IHDR), read by hand."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_every_page_links_the_web_app_manifest_whose_icons_are_pngs_of_their_stated_sizes(alice: TestClient) -> None:
+    for page in _pages(alice):
+        html = alice.get(page).text
+        assert '<link rel="manifest" href="/manifest.webmanifest">' in html, page
+    answer = alice.get("/manifest.webmanifest")
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("application/manifest+json")
+    manifest = answer.json()
+    assert manifest["name"] == manifest["short_name"] == "hotdice"
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    assert re.fullmatch(r"#[0-9a-f]{6}", manifest["theme_color"])
+    assert f'<meta name="theme-color" content="{manifest["theme_color"]}">' in alice.get("/").text
+    icons = {(icon["sizes"], icon["purpose"]): icon for icon in manifest["icons"]}
+    assert set(icons) == {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")}
+    for (sizes, _), icon in icons.items():
+        png = alice.get(icon["src"])
+        assert png.status_code == 200 and png.headers["cache-control"] == FOREVER, icon
+        assert icon["type"] == png.headers["content-type"] == "image/png"
+        width, height = _png_size(png.content)
+        assert f"{width}x{height}" == sizes, icon
+
+
+def test_the_maskable_icon_fills_its_square_and_the_others_have_transparent_corners() -> None:
+    """A launcher cuts the maskable icon to its own shape: no transparent pixel may show; the others are drawn
+    on a rounded tile. Read with matplotlib's PNG reader, not the drawing code."""
+    from matplotlib.image import imread
+
+    maskable = imread(STATIC / "icon-maskable.png")
+    assert maskable.shape[:2] == (512, 512) and (maskable.shape[2] == 3 or maskable[..., 3].min() == 1.0)
+    for name in ("icon-192.png", "icon-512.png"):
+        tile = imread(STATIC / name)
+        assert tile[0, 0, 3] == 0.0 and tile[tile.shape[0] // 2, tile.shape[1] // 2, 3] == 1.0, name
+
+
+def test_the_service_worker_is_served_for_the_whole_site_and_keeps_the_offline_pages(alice: TestClient) -> None:
+    answer = alice.get("/sw.js")
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/javascript")
+    assert answer.headers["service-worker-allowed"] == "/" and answer.headers["cache-control"] == "no-cache"
+    assert "script-src 'self'" in answer.headers["content-security-policy"]
+    first = answer.text.splitlines()[0]
+    site = json.loads(first.removeprefix("const SITE = ").removesuffix(";"))
+    assert site["pages"] == {"en": "/offline/en", "fr": "/offline/fr"}
+    css = re.search(r'href="(/static/hotdice\.css\?v=[0-9a-f]{12})"', alice.get("/offline/en").text)
+    assert css is not None and css.group(1) in site["files"]
+    for url in [*site["pages"].values(), *site["files"]]:
+        assert alice.get(url).status_code == 200, url
+    assert alice.get("/sw.js").text == answer.text  # one cache name while nothing changes
+
+
+@pytest.mark.parametrize(("lang", "title"), [("en", "You are offline"), ("fr", "Vous êtes hors ligne")])
+def test_the_offline_page_runs_no_script(alice: TestClient, lang: str, title: str) -> None:
+    html = alice.get(f"/offline/{lang}").text
+    assert f'<html lang="{lang}">' in html and f"<h1>{title}</h1>" in html
+    assert "<script" not in html  # shown from the worker's cache, where no script could load
+    assert alice.get("/offline/de").status_code == 404

@@ -547,3 +547,123 @@ def test_a_form_on_another_sites_page_cannot_act_for_the_player(open_page: Open,
     page.goto(f"/c/{code}/results")  # the player's own page still closes it
     page.get_by_role("button", name="Close the challenge now").click()
     expect(page.locator("#dice-key")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+
+
+def test_the_manifest_and_an_offline_page_in_the_players_language(open_page: Open) -> None:
+    """The browser finds the manifest the page links; with the server out of reach, a navigation shows the
+    service worker's offline page (in the language of the pages shown before) instead of the browser's error."""
+    page = open_page(locale="fr-FR")
+    page.goto("/rules")
+    manifest = page.evaluate("""async () => {
+        const link = document.querySelector('link[rel="manifest"]');
+        const answer = await fetch(link.href);
+        return { type: answer.headers.get("content-type"), body: await answer.json() };
+    }""")
+    assert manifest["type"].startswith("application/manifest+json")
+    assert manifest["body"]["display"] == "standalone" and manifest["body"]["start_url"] == "/"
+    assert {icon["sizes"] for icon in manifest["body"]["icons"]} == {"192x192", "512x512"}
+    assert page.evaluate("""async () => {
+        await navigator.serviceWorker.ready;
+        const registration = await navigator.serviceWorker.getRegistration();
+        return registration.scope;
+    }""") == page.url.removesuffix("rules")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.context.set_offline(True)
+    page.goto("/stats")
+    expect(page.locator("h1")).to_have_text("Vous êtes hors ligne")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    assert page.evaluate("getComputedStyle(document.querySelector('.top')).display") == "flex"  # its CSS kept
+    page.context.set_offline(False)
+    page.get_by_role("link", name="Réessayer").click()
+    expect(page.locator("main h1")).not_to_have_text("Vous êtes hors ligne")
+    page.get_by_role("link", name="English").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    told = """async () => {  // the page tells the worker its language as it loads; the worker keeps it
+        for (const name of await caches.keys()) {
+            const kept = await (await caches.open(name)).match("/offline/lang");
+            if (kept) return kept.text();
+        }
+        return null;
+    }"""
+    for _ in range(100):
+        if page.evaluate(told) == "en":
+            break
+        page.wait_for_timeout(50)
+    page.context.set_offline(True)
+    page.goto("/daily")
+    expect(page.locator("h1")).to_have_text("You are offline")
+    page.context.set_offline(False)
+
+
+FAMILY = "\N{WOMAN}\N{ZERO WIDTH JOINER}\N{WOMAN}\N{ZERO WIDTH JOINER}\N{GIRL}"  # one character, 5 code points
+
+
+def test_names_of_joined_emoji_are_taken_and_a_refusal_says_whose_name_in_french(open_page: Open) -> None:
+    page = open_page(locale="fr-FR")
+    page.goto("/")
+    page.locator("#me-name").fill(FAMILY * 25)
+    page.locator("#me-form [type=submit]").click()
+    expect(page.locator("#toast")).to_have_text(f"le nom du joueur 1, « {FAMILY * 25} », dépasse 24 caractères")
+    page.locator("#me-name").fill(FAMILY * 24)  # 120 code points, 24 characters: kept whole by the field too
+    page.locator("#me-form [type=submit]").click()
+    expect(page.locator("#toast")).to_have_text(f"Bonjour, {FAMILY * 24} !")
+    assert page.request.get("/api/me").json()["name"] == FAMILY * 24
+
+
+def test_a_race_ends_on_its_turns_and_never_announces_a_last_round(open_page: Open) -> None:
+    page = open_page(locale="fr-FR")
+    page.goto("/")
+    made = page.request.post("/api/games", data={"mode": "race", "rules": "farkle,target=1000"})
+    page.goto(made.json()["url"])
+    seen: list[str] = []  # every moment the table shows, as it shows it
+    page.expose_function("sawMoment", lambda text: seen.append(text))
+    page.evaluate("""() => new MutationObserver(() => window.sawMoment(document.getElementById('moment').textContent))
+        .observe(document.body, { subtree: true, childList: true, characterData: true })""")
+    view = play(page, game_id(page))
+    turns = view["players"][0]["turns"]
+    plural = "1 tour" if turns == 1 else f"{turns} tours"
+    score = f"{view['players'][0]['score']:,}".replace(",", "\u202f")
+    expect(page.locator("#over-title")).to_have_text(f"{plural} pour atteindre 1\u202f000 : {score}")
+    assert "dernier tour" not in page.locator("#log").inner_text().lower()
+    assert not any("Dernier tour" in moment for moment in seen), seen
+
+
+def test_three_farkles_at_0_points_never_say_minus_0(open_page: Open) -> None:
+    """A score pad (the dice typed in): Ann farkles three times at 0, banks 150, farkles three times again."""
+    page = open_page()
+    page.goto("/")
+    made = page.request.post("/api/games", data={"mode": "pad", "names": ["Ann"], "rules": "farkle,three_farkles=500"})
+    gid = made.json()["id"]
+    n = 0
+    for intent in [*[{"then": "roll", "dice": "223466"}] * 3, {"then": "roll", "dice": "152346"},
+                   {"keep": "15", "then": "bank"}, *[{"then": "roll", "dice": "223466"}] * 3]:
+        answer = page.request.post(f"/api/games/{gid}/act", data={"n": n, **intent})
+        assert answer.ok, answer.text()
+        n = answer.json()["game"]["n"]
+    page.goto(f"/play/{gid}")
+    log = page.locator("#log")
+    expect(log).to_contain_text("Three farkles in a row: no points to lose (the penalty of 500 stops at 0)")
+    expect(log).to_contain_text("Three farkles in a row: −150, down to 0 (the penalty of 500 stops at 0)")
+    assert "−0" not in log.inner_text()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, {"width": 320, "height": 700}])
+def test_the_computers_name_is_not_cut_and_the_card_and_turn_line_agree_on_the_turn(
+    open_page: Open, viewport: dict[str, int]
+) -> None:
+    page = open_page(viewport=viewport)
+    page.goto("/")
+    page.goto(page.request.post("/api/games", data={"mode": "versus", "level": "medium"}).json()["url"])
+    name = page.locator("#scores .name", has_text="Computer")
+    expect(name).to_have_text("Computer (Medium)")
+    assert name.evaluate("e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight")
+    page.goto(page.request.post("/api/games", data={"mode": "solo"}).json()["url"])
+    gid = game_id(page)
+    for turn in (1, 2):
+        expect(page.locator("#turn-line")).to_contain_text(f"turn {turn} of 10")
+        expect(page.locator("#scores .score.current .meta")).to_contain_text(f"turn {turn}/10")
+        view = api_view(page, gid)
+        while view["turn"] == turn - 1:
+            act_once(page, view)
+            shows(page, view["n"] + 1)
+            view = api_view(page, gid)

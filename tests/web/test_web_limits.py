@@ -427,10 +427,13 @@ def test_long_parameters_are_refused_with_a_reason(guarded: TestClient, path: st
     assert "at most" in refused.json()["detail"]
 
 
-def test_a_page_with_a_long_parameter_is_a_readable_page(guarded: TestClient) -> None:
-    refused = guarded.get("/c/" + "x" * 41)
-    assert refused.status_code == 422 and refused.headers["content-type"].startswith("text/html")
-    assert "at most 40 characters" in refused.text
+@pytest.mark.parametrize("path", ["/c/" + "x" * 41, "/t/" + "x" * 41, "/c/" + "x" * 41 + "/results",
+                                  "/play/" + "x" * MAX_TARGET, "/c/" + "x" * MAX_TARGET, "/" + "x" * 20_000])
+def test_a_page_address_too_long_to_name_anything_is_a_plain_not_found_page(guarded: TestClient, path: str) -> None:
+    """Not a 414, nor the validator's words: the site's page saying there is nothing at that address."""
+    refused = guarded.get(path)
+    assert refused.status_code == 404 and refused.headers["content-type"].startswith("text/html")
+    assert "nothing here: check the address" in refused.text and 'href="/static/hotdice.css?v=' in refused.text
 
 
 @pytest.mark.parametrize(("name", "value"), [

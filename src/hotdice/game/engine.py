@@ -713,7 +713,8 @@ class Game:
             won = wins_at_once(r, seat.score)
             if self.last_round_by is None and starts_last_round(r, seat.score):
                 self.last_round_by = self.current
-                self._event(EventKind.LAST_ROUND, points=seat.score)
+                if len(self._seats) > 1:  # alone (a race), nobody plays a last round: the game is over
+                    self._event(EventKind.LAST_ROUND, points=seat.score)
         seat.farkles_in_row = 0
         self._end_turn(won)
 

@@ -383,8 +383,10 @@ def _lost(points: int) -> str:
     return f", loses {points}" if points else ""
 
 
-def transcript(record: Record) -> list[str]:
+def transcript(record: Record, rules_shown: str | None = None) -> list[str]:
     """The game of ``record`` told turn by turn: a header, a line per turn and per roll, and the result.
+    ``rules_shown``: the rules as the players chose them, for the header (a ten-turn mode's record keeps the
+    rules it played, with their lifted target: see :func:`hotdice.play.modes.shown_rules`).
 
     Golden playthroughs pin this text, so any change in the engine's behaviour shows up as a diff.
     """
@@ -392,7 +394,7 @@ def transcript(record: Record) -> list[str]:
     rules, names = game.rules, game.players
     dice_source = "typed-in or live dice (no seed)" if record.seed is None else f"seeded dice, seed {record.seed}"
     lines = [
-        f"Rules: {record.rules}",
+        f"Rules: {rules_shown or record.rules}",
         f"Players: {', '.join(names)}; {names[record.first]} starts; mode {record.mode}; {dice_source}"
         + ("" if record.turn_limit is None else f"; {record.turn_limit} turns each"),
     ]

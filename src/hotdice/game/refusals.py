@@ -77,6 +77,8 @@ class Code(enum.StrEnum):
     PLAYER_COUNT = "player-count"
     TOGETHER_COUNT = "together-count"
     NO_NAME = "no-name"
+    NAME_CONTROL = "name-control"
+    NAME_TOO_LONG = "name-too-long"
     SAME_NAME = "same-name"
     CHALLENGE_CHARACTER = "challenge-character"
     CHALLENGE_LENGTH = "challenge-length"
@@ -139,7 +141,9 @@ ENGLISH: Mapping[Code, str] = {
     Code.NOT_A_DECISION: "'{text}' is not a decision: say 'set aside 155, then roll' (or bank), roll or bank",
     Code.PLAYER_COUNT: "a game has 1 to {max} players, not {players}",
     Code.TOGETHER_COUNT: "playing together takes 2 to {max} players, not {players}",
-    Code.NO_NAME: "every player needs a name",
+    Code.NO_NAME: "player {seat} needs a name",
+    Code.NAME_CONTROL: "player {seat}'s name '{name}' holds a control character ({character})",
+    Code.NAME_TOO_LONG: "player {seat}'s name '{name}' is longer than {max} characters",
     Code.SAME_NAME: "two players have the same name: {names:list}",
     Code.CHALLENGE_CHARACTER: "'{character}' is not in challenge codes: they use 0-9 and A-Z without I, L, O, U",
     Code.CHALLENGE_LENGTH: "a challenge code has 10 characters (XXXXX-XXXXX), not {length}",

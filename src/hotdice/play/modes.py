@@ -31,6 +31,7 @@ from hotdice.game.rules import MAX_TARGET, Rules
 from hotdice.game.variants import VARIANTS, find_variant
 from hotdice.play.codes import ALPHABET, READ, check_symbol, weighted_sum
 from hotdice.play.daily import daily_day, daily_seed
+from hotdice.play.names import clean_names
 
 __all__ = [
     "SEED_BITS",
@@ -129,7 +130,7 @@ class Setup:
 
 def solo(rules: Rules, name: str = "Player", dice: DiceSource | None = None) -> Setup:
     """One player, ten turns, for the best score."""
-    game = Game(ten_turn_rules(rules), _names((name,)), turn_limit=TEN_TURNS)
+    game = Game(ten_turn_rules(rules), clean_names((name,)), turn_limit=TEN_TURNS)
     return Setup(Mode.SOLO, game, dice if dice is not None else SecureDice())
 
 
@@ -139,7 +140,7 @@ def race(rules: Rules, name: str = "Player", dice: DiceSource | None = None) -> 
     The rules' end decides when the target is reached: the first bank at or past it (last-round, first),
     a bank of exactly the target (exact), or five 1s where they win at once.
     """
-    return Setup(Mode.RACE, Game(rules, _names((name,))), dice if dice is not None else SecureDice())
+    return Setup(Mode.RACE, Game(rules, clean_names((name,))), dice if dice is not None else SecureDice())
 
 
 def versus(
@@ -155,7 +156,7 @@ def versus(
     dice = dice if dice is not None else SecureDice()
     off = roll_off(2, dice) if hold_roll_off else None
     first = off.first if off is not None else int(computer_starts)
-    game = Game(rules, _names((player, computer)), first=first)
+    game = Game(rules, clean_names((player, computer)), first=first)
     return Setup(Mode.VERSUS, game, dice, roll_off=off, computer=1)
 
 
@@ -167,22 +168,13 @@ def together(
         raise Refused(Refusal(Code.TOGETHER_COUNT, {"max": MAX_PLAYERS, "players": len(names)}))
     dice = dice if dice is not None else SecureDice()
     off = roll_off(len(names), dice) if hold_roll_off else None
-    game = Game(rules, _names(names), first=off.first if off is not None else 0)
+    game = Game(rules, clean_names(names), first=off.first if off is not None else 0)
     return Setup(Mode.TOGETHER, game, dice, roll_off=off)
 
 
 def pad(rules: Rules, names: Sequence[str], *, first: int = 0) -> Setup:
     """The score pad for real dice: the caller gives each roll to ``game.apply_roll`` as the table reads it."""
-    return Setup(Mode.PAD, Game(rules, _names(names), first=first), None)
-
-
-def _names(names: Sequence[str]) -> tuple[str, ...]:
-    cleaned = tuple(n.strip() for n in names)
-    if any(not n for n in cleaned):
-        raise Refused(Refusal(Code.NO_NAME))
-    if len(set(cleaned)) != len(cleaned):
-        raise Refused(Refusal(Code.SAME_NAME, {"names": cleaned}))
-    return cleaned
+    return Setup(Mode.PAD, Game(rules, clean_names(names), first=first), None)
 
 
 # -- daily -------------------------------------------------------------------------------------------
@@ -192,7 +184,7 @@ def daily(name: str = "Player", *, now: datetime | None = None, key: bytes | Non
     """Today's daily game (UTC): plain ``farkle``, ten turns, the same dice for everyone."""
     day = daily_day(now)
     seed = daily_seed(day, key)
-    game = Game(ten_turn_rules(find_variant("farkle").rules), _names((name,)), turn_limit=TEN_TURNS)
+    game = Game(ten_turn_rules(find_variant("farkle").rules), clean_names((name,)), turn_limit=TEN_TURNS)
     return Setup(Mode.DAILY, game, SeededDice(seed), seed=seed, day=day)
 
 
@@ -264,6 +256,6 @@ class Challenge:
 def challenge(code: Challenge | str, name: str = "Player") -> Setup:
     """The ten turns of a friend challenge, with the same dice for everyone who enters the code."""
     found = code if isinstance(code, Challenge) else Challenge.parse(code)
-    game = Game(found.rules, _names((name,)), turn_limit=TEN_TURNS)
+    game = Game(found.rules, clean_names((name,)), turn_limit=TEN_TURNS)
     seed = found.dice_seed
     return Setup(Mode.CHALLENGE, game, SeededDice(seed), seed=seed, challenge=found)

@@ -1,13 +1,15 @@
-"""Ranking: the results of one mode, best first (a race by fewest turns, any other mode by highest score)."""
+"""Ranking: the results of one mode, best first (a race by fewest turns, any other mode by highest score), and
+what each turn added, for results compared turn by turn (the same dice each turn in a challenge)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from hotdice.game.engine import EventKind, Game
 from hotdice.play.modes import Mode, Result
 
-__all__ = ["Ranked", "compare"]
+__all__ = ["Ranked", "compare", "turn_points"]
 
 
 @dataclass(frozen=True)
@@ -39,3 +41,17 @@ def compare(results: Iterable[Result]) -> tuple[Ranked, ...]:
         tied = bool(ranked) and measure(ranked[-1].result) == measure(result)
         ranked.append(Ranked(ranked[-1].rank if tied else place, result))
     return tuple(ranked)
+
+
+def turn_points(game: Game, seat: int = 0) -> tuple[int, ...]:
+    """What each turn ``seat`` has finished changed its score by, in order: a bank's points, 0 for a farkle or
+    a bust, less than 0 for the three-farkle penalty. They add up to its score."""
+    turns: list[list[int]] = []  # per turn of the seat: its score at the start, and after its last event
+    for event in game.events:
+        if event.player != seat:
+            continue
+        if event.kind is EventKind.TURN:
+            turns.append([event.scores[seat], event.scores[seat]])
+        elif turns:
+            turns[-1][1] = event.scores[seat]
+    return tuple(end - start for start, end in turns[: game.turns_played[seat]])

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from hotdice.game.rules import Rules, RulesError
+from hotdice.play.names import MAX_NAME_CODE_POINTS
 from hotdice.store.db import data_dir
 from hotdice.tui.i18n import LANGUAGES
 
@@ -45,7 +46,7 @@ class Prefs:
         if data.get("lang") in LANGUAGES:
             prefs.lang = data["lang"]
         if isinstance(data.get("name"), str):
-            prefs.name = data["name"].strip()[:40]
+            prefs.name = data["name"].strip()[:MAX_NAME_CODE_POINTS]
         if isinstance(data.get("hard_waits"), bool):
             prefs.hard_waits = data["hard_waits"]
         if isinstance(data.get("rules"), str):

@@ -22,7 +22,7 @@ from hotdice.i18n import LANGUAGES, catalog
 from hotdice.web.asgi import device_cookie, raw_device_cookie
 from hotdice.web.assets import Assets
 from hotdice.web.db import Database
-from hotdice.web.errors import WebError
+from hotdice.web.errors import NOTHING_HERE, WebError
 from hotdice.web.hot import HotRoutes
 from hotdice.web.hub import hub_for
 from hotdice.web.limits import RateLimits, SizeLimits, WebSocketLimits, buckets_for
@@ -169,6 +169,8 @@ def create_app(settings: Settings | None = None, *, freeze_at_start: bool = Fals
 
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> Response:
+        if _wants_page(request) and all(error.get("loc", ("",))[0] == "path" for error in exc.errors()):
+            return render_error(request, 404, NOTHING_HERE)  # an address that cannot name a game, a table, ...
         reasons = []
         for error in exc.errors():
             where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
@@ -179,7 +181,7 @@ def create_app(settings: Settings | None = None, *, freeze_at_start: bool = Fals
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
-        reason = str(exc.detail) if exc.status_code != 404 else "nothing here: check the address"
+        reason = str(exc.detail) if exc.status_code != 404 else NOTHING_HERE
         if _wants_page(request):
             return render_error(request, exc.status_code, reason)
         return JSONResponse({"detail": reason, "code": "http"}, status_code=exc.status_code, headers=exc.headers)

@@ -17,7 +17,7 @@ from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
-__all__ = ["FOREVER", "Assets", "catalog_name", "digest"]
+__all__ = ["FOREVER", "REVALIDATE", "Assets", "catalog_name", "digest"]
 
 FOREVER = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"

@@ -7,7 +7,9 @@ from typing import Any
 from hotdice.game.engine import IllegalMoveError
 from hotdice.game.refusals import Refused
 
-__all__ = ["BadRequest", "Conflict", "Forbidden", "KeyRevealed", "NotFound", "Stale", "WebError"]
+__all__ = ["NOTHING_HERE", "BadRequest", "Conflict", "Forbidden", "KeyRevealed", "NotFound", "Stale", "WebError"]
+
+NOTHING_HERE = "nothing here: check the address"  # a page's address that names nothing of ours
 
 
 class WebError(Exception):

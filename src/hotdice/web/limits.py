@@ -23,6 +23,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from hotdice.web.asgi import body_again, device_cookie, header
+from hotdice.web.errors import NOTHING_HERE
 from hotdice.web.routes.pages import render_error
 from hotdice.web.settings import Rate, Settings
 
@@ -246,7 +247,10 @@ class SizeLimits:
             await self.app(scope, receive, send)
             return
         if len(scope.get("raw_path") or str(scope["path"]).encode()) + len(scope.get("query_string", b"")) > MAX_TARGET:
-            await refuse(scope, receive, send, 414, _too_large(f"the address is longer than {MAX_TARGET} bytes"))
+            if _wants_page(scope):  # no page, game, challenge or table has so long an address: a plain 404 page
+                await refuse(scope, receive, send, 404, {"detail": NOTHING_HERE, "code": "not-found"})
+            else:
+                await refuse(scope, receive, send, 414, _too_large(f"the address is longer than {MAX_TARGET} bytes"))
             return
         if sum(len(name) + len(value) for name, value in scope["headers"]) > MAX_HEADERS:
             await refuse(scope, receive, send, 431, _too_large(f"the headers are longer than {MAX_HEADERS} bytes"))

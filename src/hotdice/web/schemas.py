@@ -9,8 +9,8 @@ from fastapi import Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from hotdice.game.engine import MAX_PLAYERS
+from hotdice.play.names import MAX_NAME_CODE_POINTS
 from hotdice.web.services.games import GAME_ID
-from hotdice.web.services.players import MAX_NAME
 
 __all__ = [
     "EDGE",
@@ -38,7 +38,7 @@ __all__ = [
     "refusals",
 ]
 
-Name = Annotated[str, Field(max_length=MAX_NAME)]
+Name = Annotated[str, Field(max_length=MAX_NAME_CODE_POINTS)]  # graphemes counted by the play layer
 RulesText = Annotated[str, Field(max_length=600)]
 # In the address: a game id (what the server makes, nothing else reaches the database), a challenge or table
 # code (read as people type them: spaces, dashes, any case), a rules string.

@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from hotdice.game.rules import Rules
 from hotdice.game.scoring import scoring_table
-from hotdice.play.modes import Mode
+from hotdice.play.modes import Mode, shown_rules
 from hotdice.play.words import combination_name
 from hotdice.tui.i18n import Translator
 from hotdice.tui.screens.base import HotDiceModal
@@ -21,9 +21,11 @@ from hotdice.tui.session import Session
 
 __all__ = ["GameOverScreen", "ScoringScreen", "combination_name", "rules_summary"]
 
-def rules_summary(t: Translator, rules: Rules) -> list[str]:
-    """How the game ends and the house rules in force, one line each."""
-    lines = [t(f"scoring.target.{rules.end.value}", target=t.number(rules.target))]
+def rules_summary(t: Translator, rules: Rules, turns: int | None = None) -> list[str]:
+    """How the game ends (after ``turns`` turns each, when the mode has them) and the house rules in force,
+    one line each."""
+    ends = t(f"scoring.target.{rules.end.value}", target=t.number(rules.target))
+    lines = [ends if turns is None else t("scoring.turns", n=turns)]
     if rules.entry:
         lines.append(t("scoring.entry", entry=t.number(rules.entry)))
     if rules.min_bank:
@@ -47,9 +49,10 @@ class ScoringScreen(HotDiceModal):
         Binding("q", "close", show=False),
     ]
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, turns: int | None = None) -> None:
         super().__init__()
         self.rules = rules
+        self.turns = turns  # the ten-turn modes: their lifted target is not shown
 
     def compose(self) -> ComposeResult:
         t = self.hotdice.t
@@ -62,9 +65,9 @@ class ScoringScreen(HotDiceModal):
         for left, right in zip(rows[:half], [*rows[half:], ("", "")], strict=False):
             table.add_row(left[0], left[1], "", right[0], right[1])
         with Vertical(id="scoring-box", classes="dialog"):
-            yield Static(Text(t("scoring.title", rules=str(self.rules)), style="bold"))
+            yield Static(Text(t("scoring.title", rules=shown_rules(self.rules)), style="bold"))
             yield Static(table, id="scoring-table")
-            yield Static("\n".join([t("scoring.note"), *rules_summary(t, self.rules)]), id="scoring-rules")
+            yield Static("\n".join([t("scoring.note"), *rules_summary(t, self.rules, self.turns)]), id="scoring-rules")
             yield Static(t("scoring.keys"), classes="dialog-keys")
 
     def action_close(self) -> None:
@@ -94,7 +97,8 @@ class GameOverScreen(HotDiceModal):
         winners = outcome.winners
         if len(game.players) == 1:
             key = "over.race" if self.session.mode is Mode.RACE else "over.solo"
-            headline = t(key, score=t.number(game.scores[0]), turns=t.plural("turns", game.turns_played[0]))
+            headline = t(key, score=t.number(game.scores[0]), turns=t.plural("turns", game.turns_played[0]),
+                         target=t.number(rules.target))  # a race's headline leads with its turns
         elif self.session.computer is not None:
             computer = self.session.setup.computer
             assert computer is not None

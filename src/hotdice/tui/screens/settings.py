@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 
 from hotdice.game.rules import BelowEntry, End, HotDice, Kinds, Rules, RulesError
 from hotdice.game.variants import VARIANTS, find_variant
+from hotdice.play.names import MAX_NAME_CODE_POINTS
 from hotdice.tui.i18n import LANGUAGES
 from hotdice.tui.screens.base import HotDiceScreen
 
@@ -173,7 +174,7 @@ class SettingsScreen(HotDiceScreen):
 
     @on(Input.Changed, "#settings-name")
     def typed_name(self, event: Input.Changed) -> None:
-        self.hotdice.prefs.name = event.value.strip()[:40]
+        self.hotdice.prefs.name = event.value.strip()[:MAX_NAME_CODE_POINTS]  # counted at the start of a game
 
     def action_back(self) -> None:
         self.hotdice.prefs.save()

@@ -229,7 +229,9 @@ class TableScreen(HotDiceScreen):
                 line = t("log.bust", name=name, target=t.number(game.rules.target), points=t.number(event.points))
                 self.dead_roll = self._last_roll(event)
             elif kind is EventKind.PENALTY:
-                line = t("log.penalty", name=name, points=t.number(event.points))
+                cut = "_none" if event.points == 0 else "_cut" if event.points < game.rules.three_farkles else ""
+                line = t(f"log.penalty{cut}", name=name, points=t.number(event.points),
+                         penalty=t.number(game.rules.three_farkles))  # cut at 0 points: never "−0"
             elif kind is EventKind.BANK:
                 line = t("log.bank", name=name, points=t.number(event.points),
                          score=t.number(event.scores[event.player]))
@@ -599,7 +601,7 @@ class TableScreen(HotDiceScreen):
     def action_scoring(self) -> None:
         from hotdice.tui.screens.dialogs import ScoringScreen
 
-        self.app.push_screen(ScoringScreen(self.session.game.rules))
+        self.app.push_screen(ScoringScreen(self.session.game.rules, self.session.game.turn_limit))
 
     def action_leave(self) -> None:
         """Back to the menu; an unfinished game is saved first."""

@@ -15,6 +15,7 @@ from hotdice.game.scoring import scoring_table
 from hotdice.game.variants import VARIANTS
 from hotdice.play.daily import daily_day
 from hotdice.play.words import combination_name
+from hotdice.play.modes import shown_rules
 from hotdice.store.web_models import WebPlayer
 from hotdice.web import charts
 from hotdice.web.assets import catalog_name
@@ -120,7 +121,8 @@ def stats_page(request: Request, t: TranslatorDep, session: SessionDep, visitor:
     found = player_stats(session, visitor)
     farkle_charts, score_chart = [], None
     if found is not None:
-        for rules, bars in list(found.farkle_bars.items())[:3]:
+        for played, bars in list(found.farkle_bars.items())[:3]:
+            rules = shown_rules(played)  # a ten-turn mode's rules as chosen, without their lifted target
             farkle_charts.append((rules, charts.farkle_bars(
                 bars, title=t("stats.farkle_chart", rules=rules), yours=t("stats.yours"), exact=t("stats.exact"),
                 dice_label=t("stats.dice_rolled"), t=t)))

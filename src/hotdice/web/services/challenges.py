@@ -21,10 +21,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from hotdice.game.dice import SeededDice
+from hotdice.game.record import Record, replay
 from hotdice.game.variants import VARIANTS
 from hotdice.game.verify import commitment_of
 from hotdice.play.modes import Challenge, Mode, Result, challenge
-from hotdice.play.ranking import compare
+from hotdice.play.ranking import compare, turn_points
 from hotdice.store.web_models import WebChallenge, WebGame, WebPlayer
 from hotdice.web.db import hold
 from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound
@@ -127,6 +128,18 @@ def results(session: Session, code: str, player: WebPlayer | None, now: datetime
     entries = [(Result(names[g.id], g.score, g.turns, Mode.CHALLENGE, finished=g.over), g) for g in ranked_games]
     game_of = {id(result): g for result, g in entries}
     ranked = compare(result for result, _ in entries)
+    turns = [turn_points(replay(Record.from_json(game_of[id(r.result)].record))) for r in ranked]
+    rows = [
+        {
+            "rank": r.rank,
+            "name": r.result.name,
+            "score": r.result.score,
+            "finished": r.result.finished,
+            "you": player is not None and game_of[id(r.result)].owner_id == player.id,
+            "turns": points,
+        }
+        for r, points in zip(ranked, turns, strict=True)
+    ]
     mine = next((g for g in games if player is not None and g.owner_id == player.id), None)
     return {
         "code": found.code,
@@ -135,15 +148,12 @@ def results(session: Session, code: str, player: WebPlayer | None, now: datetime
         "closes_at": aware(found.closes_at).isoformat(),
         "creator": player is not None and found.creator_id == player.id,
         "yours": None if mine is None else {"id": mine.id, "over": mine.over, "score": mine.score},
-        "ranking": [
-            {
-                "rank": r.rank,
-                "name": r.result.name,
-                "score": r.result.score,
-                "finished": r.result.finished,
-                "you": player is not None and game_of[id(r.result)].owner_id == player.id,
-            }
-            for r in ranked
+        "ranking": rows,
+        # Turn by turn (the same dice each turn): per turn, every ranked player's points and the best of them.
+        "by_turn": [
+            {"turn": k + 1, "points": [points[k] if k < len(points) else None for points in turns],
+             "best": max(points[k] for points in turns if k < len(points))}
+            for k in range(max(map(len, turns), default=0))
         ],
         "playing": [{"name": names[g.id], "turns": g.turns} for g in games if not g.over and not closed],
         "commitment": commitment(found),

@@ -200,7 +200,7 @@ def create(
         table = Rules.parse(rules if rules is not None else owner.rules)
     except RulesError as exc:
         raise BadRequest(f"bad rules: {exc}", because=exc) from None
-    people = [clean_name(n) for n in (names or [owner.name])]
+    people = [clean_name(n, seat) for seat, n in enumerate(names or [owner.name], 1)]
     try:
         match mode:
             case Mode.SOLO:
@@ -683,6 +683,7 @@ def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
             for i, name in enumerate(game.players)
         ],
         "entry": rules.entry,
+        "penalty": rules.three_farkles,  # the most three farkles in a row cost (never below 0)
         "options": options,
         "refusals": {dice: str(r) for dice, r in refusals.items()},
         "set_aside_refusals": {dice: r.to_json() for dice, r in refusals.items()},

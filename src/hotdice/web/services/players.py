@@ -18,20 +18,21 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from hotdice.game.refusals import Refused
 from hotdice.game.rules import Rules, RulesError
+from hotdice.play import names
 from hotdice.store.web_models import WebPlayer
 from hotdice.web.errors import BadRequest
 from hotdice.web.memo import Recent
 
 __all__ = [
-    "COOKIE", "DEFAULT_NAME", "DEVICE_KEY", "MAX_NAME", "Devices", "clean_name", "device_player", "device_player_id",
+    "COOKIE", "DEFAULT_NAME", "DEVICE_KEY", "Devices", "clean_name", "device_player", "device_player_id",
     "known_id", "new_token", "update", "valid_token",
 ]  # fmt: skip
 
 COOKIE = "hotdice_device"
 DEVICE_KEY = "device-key"  # the WebSecret that signs the device cookies when HOTDICE_DEVICE_KEY is not set
 DEFAULT_NAME = "Player"
-MAX_NAME = 24  # a name fits on a phone's scoreboard
 # The ids of the players this process has found, by their token's hash: a device's token and its player's id
 # never change (a name or house rules may: those are always read from the database).
 _IDS: Recent[str, str] = Recent(100_000)
@@ -127,16 +128,13 @@ def device_player(session: Session, token: str, default_name: str = DEFAULT_NAME
     return player
 
 
-def clean_name(name: str) -> str:
-    """A display name: trimmed, 1 to MAX_NAME characters, no control characters."""
-    cleaned = " ".join(name.split())
-    if not cleaned:
-        raise BadRequest("a name cannot be empty")
-    if len(cleaned) > MAX_NAME:
-        raise BadRequest(f"a name has at most {MAX_NAME} characters")
-    if any(not c.isprintable() for c in cleaned):
-        raise BadRequest("a name cannot hold control characters")
-    return cleaned
+def clean_name(name: str, seat: int = 1) -> str:
+    """A display name as the play layer takes it (:func:`hotdice.play.names.clean_name`), or a 400 that says
+    which name is refused and why."""
+    try:
+        return names.clean_name(name, seat)
+    except Refused as exc:
+        raise BadRequest(str(exc), because=exc) from None
 
 
 def update(player: WebPlayer, *, name: str | None = None, rules: str | None = None) -> None:

@@ -16,9 +16,21 @@ const HD = (() => {
   function num(n) { return numberFormat.format(n); }
   function pct(p) { return (100 * p).toLocaleString(lang === "fr" ? "fr-FR" : "en-US", { maximumFractionDigits: 1, minimumFractionDigits: 1 }) + "\u202f%"; }
 
+  /* The refusals of what a person types in (the names), worded in the page's language from their code and
+     values; the others keep the server's reason. A list ({names:list}) is joined by commas. */
+  const TYPED = new Set(["no-name", "same-name", "name-control", "name-too-long"]);
+  function worded(body) {
+    const refusal = body && body.refusal;
+    if (!refusal || !TYPED.has(refusal.code) || !(`refusal.${refusal.code}` in catalog)) return null;
+    return catalog[`refusal.${refusal.code}`].replace(/\{(\w+)(?::\w+)?\}/g, (all, name) => {
+      const value = refusal.values[name];
+      return value === undefined ? all : Array.isArray(value) ? value.join(", ") : String(value);
+    });
+  }
+
   class ApiError extends Error {
     constructor(status, body) {
-      super((body && body.detail) || `HTTP ${status}`);
+      super(worded(body) || (body && body.detail) || `HTTP ${status}`);
       this.status = status;
       this.body = body || {};
     }
@@ -140,6 +152,14 @@ const HD = (() => {
     top.addEventListener("keydown", (event) => {
       if (event.key === "Escape" && top.classList.contains("menu-open")) { open(false); menu.focus(); }
     });
+  }
+
+  /* The service worker that shows the offline page (/sw.js), told this page's language for it. */
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" })
+      .then(() => navigator.serviceWorker.ready)
+      .then((registration) => registration.active.postMessage({ lang }))
+      .catch(() => {});  // no worker (a private window, an old browser): the browser's own error page then
   }
 
   return { t, num, pct, api, toast, dieSVG, miniDice, escapeHTML, go, busy, combos, reducedMotion, lang, ApiError };

@@ -52,7 +52,7 @@
       const n = list.children.length + 1;
       const item = document.createElement("li");
       const input = document.createElement("input");
-      Object.assign(input, { name: "n", maxLength: 24, required: true, placeholder: t("home.player_n", { n }) });
+      Object.assign(input, { name: "n", maxLength: 200, required: true, placeholder: t("home.player_n", { n }) });
       input.setAttribute("aria-label", t("home.player_n", { n }));
       item.append(input);
       list.append(item);

@@ -48,6 +48,9 @@
 
   /* -- drawing ------------------------------------------------------------------------------------ */
 
+  /** The turn the current player is playing (1 to the limit): the score card and the turn line say the same. */
+  function turnNumber() { return Math.min(view.players[view.current].turns + 1, view.turn_limit); }
+
   function renderScores() {
     const winners = view.outcome ? view.outcome.winners : [];
     $("scores").innerHTML = view.players.map((p, i) => {
@@ -56,7 +59,8 @@
       if (p.computer) meta.push(`<span class="tag">${escapeHTML(t("level." + p.computer))}</span>`);
       else if (you.includes(i) && you.length < view.players.length && view.players.length > 1) meta.push(`<span class="tag">${escapeHTML(t("board.you"))}</span>`);
       const text = (words) => `<span>${escapeHTML(words)}</span>`;
-      if (view.turn_limit) meta.push(text(t("table.turns_of", { turns: p.turns, limit: view.turn_limit })));
+      if (view.turn_limit && view.outcome === null && i === view.current) meta.push(text(t("table.turns_of", { turns: turnNumber(), limit: view.turn_limit })));
+      else if (view.turn_limit) meta.push(text(t("table.turns_played_of", { turns: p.turns, limit: view.turn_limit })));
       else meta.push(text(t(p.turns === 1 ? "table.turns_one" : "table.turns", { turns: p.turns })));
       if (view.entry > 0 && !p.entered) meta.push(text(t("table.not_entered", { entry: num(view.entry) })));
       if (p.farkles_in_row > 0) meta.push(`<span class="farkle-marks" title="${escapeHTML(t("table.farkles_in_row", { n: p.farkles_in_row }))}">${"✕".repeat(p.farkles_in_row)}</span>`);
@@ -74,7 +78,7 @@
     if (view.outcome) text = escapeHTML(t("table.game_over"));
     else if (mine() && you.length === 1) text = `<span class="who">${escapeHTML(t("table.your_turn"))}</span>`;
     else text = `<span class="who">${escapeHTML(name(view.current))}</span> ${escapeHTML(computerToPlay() || view.players[view.current].computer ? t("table.computer_playing") : t("table.to_play"))}`;
-    if (view.turn_limit && !view.outcome) text += ` · ${escapeHTML(t("table.turn_of", { turn: Math.min(view.players[view.current].turns + 1, view.turn_limit), limit: view.turn_limit }))}`;
+    if (view.turn_limit && !view.outcome) text += ` · ${escapeHTML(t("table.turn_of", { turn: turnNumber(), limit: view.turn_limit }))}`;
     if (view.target && !view.outcome) text += ` · ${escapeHTML(t("table.target", { target: num(view.target) }))}`;
     if (view.last_round_by !== null && !view.outcome) text += ` · <strong>${escapeHTML(t("moment.last-round"))}</strong>`;
     $("turn-line").innerHTML = text;
@@ -230,13 +234,20 @@
       case "hot-dice": return [escapeHTML(t("log.hot_dice", { n: view.dice })), "hot-dice"];
       case "farkle": return [escapeHTML(e.pts ? t("log.farkle_lost", { points: num(e.pts) }) : t("log.farkle")), "farkle"];
       case "bust": return [escapeHTML(t("log.bust", { points: num(e.pts) })), "bust"];
-      case "penalty": return [escapeHTML(t("log.penalty", { points: num(e.pts), score: num(e.s[e.p]) })), "penalty"];
+      case "penalty": return [escapeHTML(penaltyWords("log", e)), "penalty"];
       case "bank": return [escapeHTML(t("log.bank", { name: name(e.p), points: num(e.pts), score: num(e.s[e.p]) })), "bank"];
       case "entry-missed": return [escapeHTML(t("log.entry_missed", { points: num(e.pts), entry: num(view.entry) })), "entry-missed"];
       case "last-round": return [escapeHTML(t("log.last_round", { name: name(e.p), points: num(e.pts) })), "last-round"];
       case "game-over": return [escapeHTML(t("log.game_over")), "game-over"];
       default: return [who, ""];
     }
+  }
+
+  /** The three-farkle penalty (in the log or a moment): the whole of it, or cut where the score reaches 0
+      (the points lost then, none at 0: never "−0"). */
+  function penaltyWords(where, e) {
+    const cut = e.pts === 0 ? "_none" : e.pts < view.penalty ? "_cut" : "";
+    return t(`${where}.penalty${cut}`, { points: num(e.pts), penalty: num(view.penalty), score: num(e.s[e.p]) });
   }
 
   let lines = []; // the log, one [html, kind] per event
@@ -265,7 +276,10 @@
     const names = winners.map(name);
     let title;
     if (!view.outcome) title = t("over.ended", { when: view.ended.replace("T", " ").replace("Z", " UTC") });
-    else if (view.players.length === 1) title = t("over.score", { score: num(view.players[0].score) });
+    else if (view.mode === "race") {  // a race is won in turns: they lead, the score follows
+      const turns = view.players[0].turns;
+      title = t(turns === 1 ? "over.race_one" : "over.race", { turns, target: num(view.target), score: num(view.players[0].score) });
+    } else if (view.players.length === 1) title = t("over.score", { score: num(view.players[0].score) });
     else if (winners.length === 1 && you.length === 1 && winners[0] === you[0]) title = t("over.you_win");
     else if (winners.length === 1) title = t("over.wins", { name: names[0] });
     else title = t("over.share", { names: names.join(" & ") });
@@ -366,7 +380,7 @@
       if (kind === "game-over") {
         const w = view.outcome.winners;
         moments.push(["winner", view.players.length === 1 ? num(view.players[0].score) : (w.length === 1 ? t("moment.wins", { name: name(w[0]) }) : t("moment.tie"))]);
-      } else if (kind === "penalty") moments.push([kind, t("moment.penalty", { points: num(e.pts) })]);
+      } else if (kind === "penalty") moments.push([kind, penaltyWords("moment", e)]);
       else moments.push([kind, t("moment." + kind)]);
     }
     const passed = you.length > 1 && view.outcome === null && view.current !== previousCurrent && you.includes(view.current);
