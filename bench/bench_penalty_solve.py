@@ -1,6 +1,7 @@
 """Two-player solve under the three-farkle penalty: wall and CPU time, passes, and the Bellman residual.
 
 Run: ``python bench/bench_penalty_solve.py [--rules farkle,three_farkles=1000] [--no-check] [--before SRC]``
+or ``python bench/bench_penalty_solve.py --sweeps 10`` (no solve: the sweeps of one pass, see :func:`sweeps`)
 
 Solves from scratch (the cache is not read), as Hard and the coach do on first use of such rules, then
 reports how often the progress moved and the largest Bellman residual of the table from
@@ -54,6 +55,53 @@ def solve(text: str, save: Path) -> tuple[dict[str, Any], Any]:
     }, sol
 
 
+def sweeps(text: str, step: int) -> None:
+    """CPU time of a pass's sweeps from every ``step``-th seat against every ``step``-th (the solved table's
+    values, read from the package): each of the mover's three counts swept alone, as the passes did before,
+    against the three in one sweep as they do now; and whether the values and slopes are the same."""
+    from hotdice.analysis.solver import kernel, two_player_solution
+    from hotdice.analysis.solver.two_player import _END_CODE
+
+    rules = Rules.parse(text)
+    sol = two_player_solution(rules)
+    st, w = sol.seats, sol.w4
+    args = (
+        _END_CODE[rules.end],
+        st.target,
+        sol.beyond,
+        st.score,
+        st.entered,
+        1 if rules.entry else 0,
+        st.may_bank,
+        st.records,
+        sol.final,
+        sol.table.dice,
+        sol.table.arrays,
+        sol.near.arrays,
+        st.tmax,
+    )
+    pen = sol.penalty_seats()
+    states = [
+        (i, j, fo) for i in range(0, st.score.size, step) for j in range(0, st.score.size, step) for fo in range(3)
+    ]
+    farkles = {
+        s: np.array([w[s[1], s[0], s[2], 1], w[s[1], s[0], s[2], 2], w[s[1], pen[s[0]], s[2], 0]]) for s in states
+    }
+    kernel._start_value(0, 0, 0, 0.5, 0.5, w, *args)  # compiled before the clock starts
+    kernel._start_values(0, 0, 0, farkles[states[0]], 0.5, w, *args)
+    cpu = time.process_time()
+    one = {s: [kernel._start_value(*s, x, w[s[1], s[0], s[2], 0], w, *args) for x in farkles[s]] for s in states}
+    alone = time.process_time() - cpu
+    cpu = time.process_time()
+    three = {s: kernel._start_values(*s, farkles[s], w[s[1], s[0], s[2], 0], w, *args) for s in states}
+    together = time.process_time() - cpu
+    same = all(tuple(three[s][:, c]) == one[s][c] for s in states for c in range(3))
+    print(
+        f"{len(states)} (mover, opponent, opponent's count) of {rules}: three sweeps {alone:.2f} s CPU, one "
+        f"3-channel sweep {together:.2f} s CPU: {alone / together:.2f}x; values and slopes identical: {same}"
+    )
+
+
 def show(name: str, f: dict[str, Any]) -> None:
     print(
         f"{name}: {f['wall']:.1f} s wall, {f['cpu']:.1f} s CPU, {f['passes']} passes, first player wins "
@@ -67,6 +115,7 @@ def main() -> None:
     parser.add_argument("--rules", default="farkle,three_farkles=1000")
     parser.add_argument("--no-check", action="store_true", help="skip the Bellman residual (slow)")
     parser.add_argument("--before", type=Path, help="another checkout's src, solved first in a child process")
+    parser.add_argument("--sweeps", type=int, help="time one pass's sweeps on every n-th seat (no solve)")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)  # the child: save the table there
     args = parser.parse_args()
     if args.child:
@@ -75,6 +124,10 @@ def main() -> None:
     print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     print(f"rules: {Rules.parse(args.rules)}")
     print(f"load average before: {os.getloadavg()[0]:.1f}")
+    if args.sweeps:
+        sweeps(args.rules, args.sweeps)
+        print(f"load average after: {os.getloadavg()[0]:.1f}")
+        return
     with tempfile.TemporaryDirectory() as tmp:
         before = None
         if args.before:
