@@ -207,10 +207,10 @@ def _roll3(n, at, dv, d0, d1, base, farkle_v, bust_v, win_v, table, v, s0, s1): 
 
 
 @njit(cache=True, nogil=True)
-def start_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v, win_v, exact, far, near, lo, hi,
-                out):  # pragma: no cover - compiled
+def _start_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v, win_v, exact, far, near, lo, hi,
+                 out):  # pragma: no cover - compiled
     """:func:`turn_sweep`'s value of rolling every die at turn total 0, out[0, c], and its slopes out[1:, c],
-    for each value after a farkle farkle_v[c] at once: states that differ only in it (the mover's farkles
+    for three values after a farkle farkle_v[c] at once: states that differ only in it (the mover's farkles
     in a row) share the walk over the rolls."""
     c_all = 3
     row = n_all + 1
@@ -427,13 +427,13 @@ def _start_value(i, j, fj, xf, xb, w, end, target, beyond, score, entered, offse
 @njit(cache=True, nogil=True)
 def _start_values(i, j, fj, xf, xb, w, end, target, beyond, score, entered, offset, may_bank, records, final,
                   n_all, far, near, tmaxes):  # pragma: no cover - compiled
-    """:func:`_start_value` for several values xf[c] of the opponent after a farkle at once: out[0, c] the
+    """:func:`_start_value` for three values xf[c] of the opponent after a farkle at once: out[0, c] the
     value, out[1, c] and out[2, c] its slopes."""
     tmax, bank_v, bank_s, can, cap_v, lo, hi = _bank_row(i, j, fj, xb, w, end, target, beyond, score, entered,
                                                          offset, may_bank, records, final, near, tmaxes)
     out = np.empty((3, xf.size))
-    start_sweep(tmax, n_all, bank_v, bank_s, can, cap_v, 1.0 - xf, 1.0 - xb, 1.0, end == EXACT, far, near, lo, hi,
-                out)
+    _start_sweep(tmax, n_all, bank_v, bank_s, can, cap_v, 1.0 - xf, 1.0 - xb, 1.0, end == EXACT, far, near, lo, hi,
+                 out)
     return out
 
 
