@@ -131,7 +131,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         before = None
         if args.before:
-            env = {**os.environ, "PYTHONPATH": str(args.before.resolve())}
+            # Its own numba cache: nothing written into the other checkout (the compile is not in the figure).
+            env = {**os.environ, "PYTHONPATH": str(args.before.resolve()), "NUMBA_CACHE_DIR": f"{tmp}/numba"}
             out = subprocess.run(
                 [sys.executable, __file__, "--rules", args.rules, "--child", f"{tmp}/before.npy"],
                 env=env,
