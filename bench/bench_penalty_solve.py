@@ -1,49 +1,160 @@
 """Two-player solve under the three-farkle penalty: wall and CPU time, passes, and the Bellman residual.
 
-Run: ``python bench/bench_penalty_solve.py [--rules farkle,three_farkles=1000] [--no-check]``
+Run: ``python bench/bench_penalty_solve.py [--rules farkle,three_farkles=1000] [--no-check] [--before SRC]``
+or ``python bench/bench_penalty_solve.py --sweeps 10`` (no solve: the sweeps of one pass, see :func:`sweeps`)
 
 Solves from scratch (the cache is not read), as Hard and the coach do on first use of such rules, then
 reports how often the progress moved and the largest Bellman residual of the table from
 ``hotdice.analysis.solver.check`` (an independent re-sweep of every state with every legal set-aside).
-Compare with the game without the penalty (``hotdice solve --rules farkle``: 14.6 s) and with the solver
-before issue 4's speed-up (1,205 s wall, 8 passes, BENCHMARKS.md). Other work on the machine inflates wall
-time: the load average is printed.
+``--before SRC`` solves the same rules with another checkout's ``src`` (e.g. main's, today's method) in a child
+process first, and prints both side by side with the largest difference between the two tables. Other work
+on the machine inflates wall time: the load average is printed, and CPU time is the figure to compare.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
+from typing import Any
 
-from hotdice.analysis.solver.check import check
-from hotdice.analysis.solver.two_player import solve_two_players
+import numpy as np
+
 from hotdice.game.rules import Rules
+
+
+def solve(text: str, save: Path) -> tuple[dict[str, Any], Any]:
+    """Solve ``text`` after compiling the kernels on a small table: the figures and the solution (its table
+    saved too)."""
+    import hotdice
+    from hotdice.analysis.solver.two_player import solve_two_players
+
+    rules = Rules.parse(text)
+    solve_two_players(rules.replace(target=1000))  # compile the kernels first: not part of the figure
+    wall, cpu = time.perf_counter(), time.process_time()
+    told: list[tuple[float, float]] = []  # (seconds, share) as the background solver would see them
+    sol = solve_two_players(rules, progress=lambda share: told.append((time.perf_counter() - wall, share)))
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    gap = max(b[0] - a[0] for a, b in zip([(0.0, 0.0), *told], told, strict=False))
+    np.save(save, sol.w4)
+    return {
+        "wall": wall,
+        "cpu": cpu,
+        "passes": sol.passes,
+        "first": float(sol.w[0, 0]),
+        "reports": len(told),
+        "gap": gap,
+        "load": os.getloadavg()[0],
+        "source": str(Path(hotdice.__file__).parent),
+    }, sol
+
+
+def sweeps(text: str, step: int) -> None:
+    """CPU time of a pass's sweeps from every ``step``-th seat against every ``step``-th (the solved table's
+    values, read from the package): each of the mover's three counts swept alone, as the passes did before,
+    against the three in one sweep as they do now; and whether the values and slopes are the same."""
+    from hotdice.analysis.solver import kernel, two_player_solution
+    from hotdice.analysis.solver.two_player import _END_CODE
+
+    rules = Rules.parse(text)
+    sol = two_player_solution(rules)
+    st, w = sol.seats, sol.w4
+    args = (
+        _END_CODE[rules.end],
+        st.target,
+        sol.beyond,
+        st.score,
+        st.entered,
+        1 if rules.entry else 0,
+        st.may_bank,
+        st.records,
+        sol.final,
+        sol.table.dice,
+        sol.table.arrays,
+        sol.near.arrays,
+        st.tmax,
+    )
+    pen = sol.penalty_seats()
+    states = [
+        (i, j, fo) for i in range(0, st.score.size, step) for j in range(0, st.score.size, step) for fo in range(3)
+    ]
+    farkles = {
+        s: np.array([w[s[1], s[0], s[2], 1], w[s[1], s[0], s[2], 2], w[s[1], pen[s[0]], s[2], 0]]) for s in states
+    }
+    kernel._start_value(0, 0, 0, 0.5, 0.5, w, *args)  # compiled before the clock starts
+    kernel._start_values(0, 0, 0, farkles[states[0]], 0.5, w, *args)
+    cpu = time.process_time()
+    one = {s: [kernel._start_value(*s, x, w[s[1], s[0], s[2], 0], w, *args) for x in farkles[s]] for s in states}
+    alone = time.process_time() - cpu
+    cpu = time.process_time()
+    three = {s: kernel._start_values(*s, farkles[s], w[s[1], s[0], s[2], 0], w, *args) for s in states}
+    together = time.process_time() - cpu
+    same = all(tuple(three[s][:, c]) == one[s][c] for s in states for c in range(3))
+    print(
+        f"{len(states)} (mover, opponent, opponent's count) of {rules}: three sweeps {alone:.2f} s CPU, one "
+        f"3-channel sweep {together:.2f} s CPU: {alone / together:.2f}x; values and slopes identical: {same}"
+    )
+
+
+def show(name: str, f: dict[str, Any]) -> None:
+    print(
+        f"{name}: {f['wall']:.1f} s wall, {f['cpu']:.1f} s CPU, {f['passes']} passes, first player wins "
+        f"{f['first']:.12f}; {f['reports']} reports of progress, the longest wait {f['gap']:.1f} s; load after "
+        f"{f['load']:.1f} ({f['source']})"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="farkle,three_farkles=1000")
     parser.add_argument("--no-check", action="store_true", help="skip the Bellman residual (slow)")
+    parser.add_argument("--before", type=Path, help="another checkout's src, solved first in a child process")
+    parser.add_argument("--sweeps", type=int, help="time one pass's sweeps on every n-th seat (no solve)")
+    parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)  # the child: save the table there
     args = parser.parse_args()
-    rules = Rules.parse(args.rules)
+    if args.child:
+        print(json.dumps(solve(args.rules, args.child)[0]))
+        return
     print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
-    print(f"rules: {rules}")
+    print(f"rules: {Rules.parse(args.rules)}")
     print(f"load average before: {os.getloadavg()[0]:.1f}")
-    solve_two_players(rules.replace(target=1000))  # compile the kernels first: not part of the figure
-    wall, cpu = time.perf_counter(), time.process_time()
-    told: list[tuple[float, float]] = []  # (seconds, share) as the background solver would see them
-    sol = solve_two_players(rules, progress=lambda share: told.append((time.perf_counter() - wall, share)))
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    print(f"solve: {wall:.1f} s wall, {cpu:.1f} s CPU, {sol.passes} passes, first player wins {sol.w[0, 0]:.7f}")
-    gap = max(b[0] - a[0] for a, b in zip([(0.0, 0.0), *told], told, strict=False))
-    print(f"progress: {len(told)} reports, the longest wait between two {gap:.1f} s")
-    print(f"load average after the solve: {os.getloadavg()[0]:.1f}")
+    if args.sweeps:
+        sweeps(args.rules, args.sweeps)
+        print(f"load average after: {os.getloadavg()[0]:.1f}")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        before = None
+        if args.before:
+            # Its own numba cache: nothing written into the other checkout (the compile is not in the figure).
+            env = {**os.environ, "PYTHONPATH": str(args.before.resolve()), "NUMBA_CACHE_DIR": f"{tmp}/numba"}
+            out = subprocess.run(
+                [sys.executable, __file__, "--rules", args.rules, "--child", f"{tmp}/before.npy"],
+                env=env,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+            before = json.loads(out.splitlines()[-1])
+            show("before", before)
+        after, sol = solve(args.rules, Path(tmp) / "after.npy")
+        show("after ", after)
+        if before is not None:
+            diff = np.abs(np.load(f"{tmp}/before.npy") - np.load(f"{tmp}/after.npy")).max()
+            print(
+                f"ratio: {before['cpu'] / after['cpu']:.2f}x CPU, {before['wall'] / after['wall']:.2f}x wall; "
+                f"largest difference between the tables {diff:.1e}"
+            )
     if not args.no_check:
+        from hotdice.analysis.solver.check import check
+
         started = time.perf_counter()
-        residual = check(sol)
-        print(f"largest Bellman residual: {residual:.1e} ({time.perf_counter() - started:.0f} s)")
+        print(f"largest Bellman residual: {check(sol):.1e} ({time.perf_counter() - started:.0f} s)")
 
 
 if __name__ == "__main__":

@@ -507,6 +507,28 @@ def test_check_finds_no_residual_in_the_penalty_table(text: str) -> None:
     assert np.max(np.abs(sol.w - without.w)) > 1e-3  # the penalty changes the values
 
 
+@pytest.mark.parametrize("text", [*PENALTY_RULES, "farkle,target=1000,entry=500,three_farkles=500"])
+def test_penalty_sweep_of_three_counts_is_the_plain_sweep(text: str) -> None:
+    # The passes sweep the mover's three farkle counts at once and take sure banks without weighing the rolls:
+    # every value and slope must be the one-count sweep's, bit for bit, from every pair of seats of the table.
+    from hotdice.analysis.solver import kernel
+    from hotdice.analysis.solver.two_player import _END_CODE
+
+    rules = Rules.parse(text)
+    sol = two_player_solution(rules)
+    st, w = sol.seats, sol.w4
+    args = (_END_CODE[rules.end], st.target, sol.beyond, st.score, st.entered, 1 if rules.entry else 0,
+            st.may_bank, st.records, sol.final, sol.table.dice, sol.table.arrays, sol.near.arrays, st.tmax)
+    pen = sol.penalty_seats()
+    n = st.score.size
+    for i, j, fo in itertools.product(range(n), range(n), range(3)):
+        xf = np.array([w[j, i, fo, 1], w[j, i, fo, 2], w[j, pen[i], fo, 0]])
+        three = kernel._start_values(i, j, fo, xf, w[j, i, fo, 0], w, *args)
+        for c in range(3):
+            one = kernel._start_value(i, j, fo, xf[c], w[j, i, fo, 0], w, *args)
+            assert tuple(three[:, c]) == one, (i, j, fo, c)
+
+
 def test_progress_moves_during_the_penalty_passes() -> None:
     # The passes are most of such a solve: the background solver's share must move inside them, not jump
     # from the first guess's share to the end.

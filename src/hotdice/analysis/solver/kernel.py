@@ -142,6 +142,171 @@ def turn_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v, w
                 d1[free] = rs[1, t, n]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _roll3(n, at, dv, d0, d1, base, farkle_v, bust_v, win_v, table, v, s0, s1):  # pragma: no cover - compiled
+    """:func:`_roll` for three values after a farkle at once (channels, last and contiguous in dv): one walk
+    over the rolls and set-asides, a best set-aside per channel; fills v, s0, s1."""
+    gs, gp, gw, os_ = table[0], table[1], table[2], table[3]
+    f0, f1, f2 = farkle_v[0], farkle_v[1], farkle_v[2]
+    v0 = v1 = v2 = 0.0
+    a0 = a1 = a2 = 0.0  # slopes towards the value after a farkle
+    b0 = b1 = b2 = 0.0  # towards the value after another lost turn
+    for g in range(gs[n], gs[n + 1]):
+        p = gp[g]
+        if gw[g]:
+            v0 += p * win_v
+            v1 += p * win_v
+            v2 += p * win_v
+            continue
+        first = os_[g]
+        last = os_[g + 1]
+        if first == last:  # farkle
+            v0 += p * f0
+            v1 += p * f1
+            v2 += p * f2
+            a0 -= p
+            a1 -= p
+            a2 -= p
+            continue
+        x0 = x1 = x2 = -np.inf
+        k0 = k1 = k2 = 0
+        for o in range(first, last):
+            k = (base[o] + at) * 3
+            y = dv[k]
+            if y > x0:
+                x0 = y
+                k0 = k
+            y = dv[k + 1]
+            if y > x1:
+                x1 = y
+                k1 = k + 1
+            y = dv[k + 2]
+            if y > x2:
+                x2 = y
+                k2 = k + 2
+        if x0 == -np.inf:  # every set-aside passes an exact target: bust (in every channel)
+            v0 += p * bust_v
+            v1 += p * bust_v
+            v2 += p * bust_v
+            b0 -= p
+            b1 -= p
+            b2 -= p
+            continue
+        v0 += p * x0
+        v1 += p * x1
+        v2 += p * x2
+        a0 += p * d0[k0]
+        a1 += p * d0[k1]
+        a2 += p * d0[k2]
+        b0 += p * d1[k0]
+        b1 += p * d1[k1]
+        b2 += p * d1[k2]
+    v[0], v[1], v[2] = v0, v1, v2
+    s0[0], s0[1], s0[2] = a0, a1, a2
+    s1[0], s1[1], s1[2] = b0, b1, b2
+
+
+@njit(cache=True, nogil=True)
+def _start_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v, win_v, exact, far, near, lo, hi,
+                 out):  # pragma: no cover - compiled
+    """:func:`turn_sweep`'s value of rolling every die at turn total 0, out[0, c], and its slopes out[1:, c],
+    for three values after a farkle farkle_v[c] at once: states that differ only in it (the mover's farkles
+    in a row) share the walk over the rolls."""
+    c_all = 3
+    row = n_all + 1
+    most = 0
+    for table in (far, near):
+        if table[4].size:
+            most = max(most, table[4].max())
+    top = tmax + most + 1
+    plane = (top + 1) * row
+    dv = np.empty(2 * plane * c_all)
+    d0 = np.zeros(2 * plane * c_all)
+    d1 = np.zeros(2 * plane * c_all)
+    base_far = far[6] * plane + far[4] * row + far[5]
+    base_near = near[6] * plane + near[4] * row + near[5]
+    v = np.empty(c_all)
+    s0 = np.empty(c_all)
+    s1 = np.empty(c_all)
+    fill = -np.inf if exact else cap_v
+    dv[(tmax + 1) * row * c_all: plane * c_all] = fill
+    dv[(plane + (tmax + 1) * row) * c_all:] = fill
+    if not exact and far[6].size and far[6].max() > 0:
+        past = (tmax + 1) * row
+        for _ in range(1000):
+            moved = 0.0
+            for n in range(1, n_all + 1):
+                _roll3(n, past, dv, d0, d1, base_far, farkle_v, bust_v, win_v, far, v, s0, s1)
+                for c in range(c_all):
+                    moved = max(moved, abs(v[c] - dv[(plane + past + n) * c_all + c]))
+                for t in range(tmax + 1, top + 1):
+                    k = (plane + t * row + n) * c_all
+                    dv[k: k + c_all] = v
+                    d0[k: k + c_all] = s0
+                    d1[k: k + c_all] = s1
+            if moved < 1e-15:
+                break
+    # A bank is taken without weighing the rolls where it beats every roll's best case: each roll's chance of
+    # a win, of a farkle, and of the best value above (best[c]: any set-aside leads to a larger total) for the
+    # rest. Only where no set-aside blocks a bank: the blocked plane holds the rolls' values.
+    prune = not (far[6].size and far[6].max() > 0) and not (near[6].size and near[6].max() > 0)
+    p_win = np.zeros(row)
+    p_farkle = np.zeros(row)
+    for n in range(1, row):
+        for g in range(far[0][n], far[0][n + 1]):
+            if far[2][g]:
+                p_win[n] += far[1][g]
+            elif far[3][g] == far[3][g + 1]:
+                p_farkle[n] += far[1][g]
+    best = np.full(c_all, max(fill, bust_v))  # the best value above the row swept (each channel)
+    for t in range(tmax, -1, -1):
+        at = t * row
+        for n in range(1 if t else n_all, n_all + 1):
+            if prune and t and can_bank[t] and not (exact and t == tmax):
+                rest = 1.0 - p_win[n] - p_farkle[n]
+                sure = True
+                for c in range(c_all):
+                    # The margin covers rounding: where it decides, the sweep would have banked too.
+                    if bank_v[t] <= p_win[n] * win_v + p_farkle[n] * farkle_v[c] + rest * best[c] + 1e-12:
+                        sure = False
+                if sure:
+                    free = (at + n) * c_all
+                    dv[free: free + c_all] = bank_v[t]
+                    d0[free: free + c_all] = bank_s[0, t]
+                    d1[free: free + c_all] = bank_s[1, t]
+                    continue
+            if lo <= t < hi:
+                _roll3(n, at, dv, d0, d1, base_near, farkle_v, bust_v, win_v, near, v, s0, s1)
+            else:
+                _roll3(n, at, dv, d0, d1, base_far, farkle_v, bust_v, win_v, far, v, s0, s1)
+            if t == 0:
+                out[0] = v
+                out[1] = s0
+                out[2] = s1
+                break
+            free = (at + n) * c_all
+            blocked = (plane + at + n) * c_all
+            if exact and t == tmax:  # the exact target is reached: won at once
+                dv[free: free + c_all] = win_v
+                dv[blocked: blocked + c_all] = win_v
+                continue
+            dv[blocked: blocked + c_all] = v
+            d0[blocked: blocked + c_all] = s0
+            d1[blocked: blocked + c_all] = s1
+            for c in range(c_all):
+                if can_bank[t] and bank_v[t] > v[c]:
+                    dv[free + c] = bank_v[t]
+                    d0[free + c] = bank_s[0, t]
+                    d1[free + c] = bank_s[1, t]
+                else:
+                    dv[free + c] = v[c]
+                    d0[free + c] = s0[c]
+                    d1[free + c] = s1[c]
+        for n in range(1, n_all + 1 if t else 1):
+            for c in range(c_all):
+                best[c] = max(best[c], dv[(at + n) * c_all + c])
+
+
 @njit(cache=True, nogil=True)
 def crossing_band(end, room, near):  # pragma: no cover - compiled
     """Turn totals [lo, hi) from which a set-aside may carry the total across the target (room = target
@@ -211,14 +376,10 @@ def final_turn_table(need_max, extra, entered_seat, may_bank, records, n_all, fa
 
 
 @njit(cache=True, nogil=True)
-def _start_value(i, j, fj, xf, xb, w, end, target, beyond, score, entered, offset, may_bank, records, final,
-                 n_all, far, near, tmaxes):  # pragma: no cover - compiled
-    """Value of the start of i's turn against j (whose farkles in a row are fj), and its slopes.
-
-    xf: the opponent's value after this turn ends in a farkle; xb: after it ends otherwise with nothing
-    banked (a bust, or a bank below the entry). w[a, b, fa, fb]: the table, counts of farkles in a row
-    last (one count when the rules have no penalty). Returns (value, d value / d xf, d value / d xb).
-    """
+def _bank_row(i, j, fj, xb, w, end, target, beyond, score, entered, offset, may_bank, records, final, near, tmaxes
+              ):  # pragma: no cover - compiled
+    """All a turn of i against j (whose farkles in a row are fj) is swept with but the value after a farkle:
+    tmax, bank values and slopes, where a bank is allowed, the value past the cap, and the crossing band."""
     tmax = tmaxes[i]
     bank_v = np.zeros(tmax + 1)
     bank_s = np.zeros((2, tmax + 1))
@@ -241,12 +402,39 @@ def _start_value(i, j, fj, xf, xb, w, end, target, beyond, score, entered, offse
         else:
             bank_v[t] = 1.0 - w[j, new + offset, fj, 0]
     cap_v = 1.0 - final[ej, min(target + beyond - score[j], final.shape[1] - 1)] if end == LAST_ROUND else 1.0
+    lo, hi = crossing_band(end, target - score[i], near)
+    return tmax, bank_v, bank_s, can, cap_v, lo, hi
+
+
+@njit(cache=True, nogil=True)
+def _start_value(i, j, fj, xf, xb, w, end, target, beyond, score, entered, offset, may_bank, records, final,
+                 n_all, far, near, tmaxes):  # pragma: no cover - compiled
+    """Value of the start of i's turn against j (whose farkles in a row are fj), and its slopes.
+
+    xf: the opponent's value after this turn ends in a farkle; xb: after it ends otherwise with nothing
+    banked (a bust, or a bank below the entry). w[a, b, fa, fb]: the table, counts of farkles in a row
+    last (one count when the rules have no penalty). Returns (value, d value / d xf, d value / d xb).
+    """
+    tmax, bank_v, bank_s, can, cap_v, lo, hi = _bank_row(i, j, fj, xb, w, end, target, beyond, score, entered,
+                                                         offset, may_bank, records, final, near, tmaxes)
     rv = np.zeros((tmax + 2, n_all + 1))
     rs = np.zeros((2, tmax + 2, n_all + 1))
-    lo, hi = crossing_band(end, target - score[i], near)
     turn_sweep(tmax, n_all, bank_v, bank_s, can, cap_v, 1.0 - xf, 1.0 - xb, 1.0, end == EXACT,
                far, near, lo, hi, rv, rs)
     return rv[0, n_all], rs[0, 0, n_all], rs[1, 0, n_all]
+
+
+@njit(cache=True, nogil=True)
+def _start_values(i, j, fj, xf, xb, w, end, target, beyond, score, entered, offset, may_bank, records, final,
+                  n_all, far, near, tmaxes):  # pragma: no cover - compiled
+    """:func:`_start_value` for three values xf[c] of the opponent after a farkle at once: out[0, c] the
+    value, out[1, c] and out[2, c] its slopes."""
+    tmax, bank_v, bank_s, can, cap_v, lo, hi = _bank_row(i, j, fj, xb, w, end, target, beyond, score, entered,
+                                                         offset, may_bank, records, final, near, tmaxes)
+    out = np.empty((3, xf.size))
+    _start_sweep(tmax, n_all, bank_v, bank_s, can, cap_v, 1.0 - xf, 1.0 - xb, 1.0, end == EXACT, far, near, lo, hi,
+                 out)
+    return out
 
 
 @njit(cache=True, parallel=True)
@@ -357,14 +545,22 @@ def _solve_pair(w, penalty_seat, i, j, end, target, beyond, score, entered, offs
     sf = np.empty(n)
     sb = np.empty(n)
     jac = np.zeros((n, n))
+    xf = np.empty(3)
+    for k0 in range(9 if i == j else n):
+        if k0 % 9 >= 3:
+            continue
+        # The three states k0, k0 + 3, k0 + 6 differ only in the mover's farkles in a row: one sweep.
+        for a in range(3):
+            k = k0 + 3 * a
+            xf[a] = x[to_farkle[k]] if to_farkle[k] >= 0 else w[opp[k], penalty_seat[mover[k]], fo[k], 0]
+        out = _start_values(mover[k0], opp[k0], fo[k0], xf, x[to_miss[k0]], w, end, target, beyond, score, entered,
+                            offset, may_bank, records, final, n_all, far, near, tmaxes)
+        for a in range(3):
+            k = k0 + 3 * a
+            g[k], sf[k], sb[k] = out[0, a], out[1, a], out[2, a]
+            if i == j:
+                g[k + 9], sf[k + 9], sb[k + 9] = g[k], sf[k], sb[k]
     for k in range(n):
-        if i == j and k >= 9:
-            g[k], sf[k], sb[k] = g[k - 9], sf[k - 9], sb[k - 9]
-        else:
-            xf = x[to_farkle[k]] if to_farkle[k] >= 0 else w[opp[k], penalty_seat[mover[k]], fo[k], 0]
-            g[k], sf[k], sb[k] = _start_value(mover[k], opp[k], fo[k], xf, x[to_miss[k]], w, end, target, beyond,
-                                              score, entered, offset, may_bank, records, final, n_all, far, near,
-                                              tmaxes)
         if to_farkle[k] >= 0:
             jac[k, to_farkle[k]] += sf[k]
         jac[k, to_miss[k]] += sb[k]

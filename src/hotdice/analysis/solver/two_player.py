@@ -104,7 +104,7 @@ def _turn_arrays(sol: TwoPlayerSolution, i: int, j: int, fo: int, xf: float, xb:
 
 # Under the three-farkle penalty, passes over the table stop once the change still to come is estimated
 # below this: far below what the last-round horizon leaves (1e-8, see BENCHMARKS.md), and each pass more
-# costs 18 sweeps of a turn per pair of seats.
+# costs six 3-channel sweeps of a turn per pair of seats.
 PENALTY_TOL = 1e-10
 MAX_PASSES = 200
 # Passes expected before the ratio of two passes' changes tells (6 under farkle and 5000, BENCHMARKS.md).
