@@ -14,8 +14,8 @@ from hotdice.game.rules import KNOBS, Rules
 from hotdice.game.scoring import scoring_table
 from hotdice.game.variants import VARIANTS
 from hotdice.play.daily import daily_day
-from hotdice.play.words import combination_name
 from hotdice.play.modes import shown_rules
+from hotdice.play.words import combination_name
 from hotdice.store.web_models import WebPlayer
 from hotdice.web import charts
 from hotdice.web.assets import catalog_name
