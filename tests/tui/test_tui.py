@@ -320,6 +320,35 @@ def test_score_pad_takes_typed_dice_and_refuses_bad_ones() -> None:
     asyncio.run(run())
 
 
+def test_score_pad_undoes_the_last_roll_then_the_last_choice() -> None:
+    async def run() -> None:
+        app = make_app("farkle,target=1000")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "pad")
+            app.screen.query_one("#names").value = ""
+            await press(pilot, *"Ann, Bob", "enter")
+            screen = table(app)
+            assert "ctrl+z undo" in screen_text(app)
+            await press(pilot, "r")
+            await press(pilot, *"155234", "enter")
+            await press(pilot, "1", "r")
+            await press(pilot, *"23466", "enter")  # a farkle: Bob's turn
+            assert screen.session.game.current == 1
+            await press(pilot, "ctrl+z")  # the mistyped dice: Ann is asked for them again
+            game = screen.session.game
+            assert (game.current, game.phase, game.turn_total, game.dice_in_hand) == (0, Phase.CHANCE, 100, 5)
+            assert app.focused is screen.query_one("#pad-input") and "taken back" in screen_text(app)
+            await press(pilot, "ctrl+z")  # the set-aside and its roll: the first roll is on the table again
+            game = screen.session.game
+            assert (game.phase, game.roll, game.turn_total) == (Phase.SET_ASIDE, (1, 5, 5, 2, 3, 4), 0)
+            assert [str(s) for s in game.history] == ["roll", "dice 155234"]
+            await press(pilot, "1", "2", "3", "b")  # 1 5 5 banked
+            assert screen.session.game.scores == (200, 0)
+
+    asyncio.run(run())
+
+
 def test_training_quiz_and_drill_never_recorded() -> None:
     async def run() -> None:
         app = make_app()

@@ -91,6 +91,7 @@ class TableScreen(HotDiceScreen):
         Binding("r", "roll", show=False),
         Binding("b", "bank", show=False),
         Binding("h", "hint", show=False),
+        Binding("ctrl+z", "undo", show=False),  # the score pad; ctrl+z reaches the table while typing dice
         Binding("question_mark", "scoring", show=False),
         Binding("q", "leave", show=False),
         Binding("escape", "leave", show=False),
@@ -370,6 +371,8 @@ class TableScreen(HotDiceScreen):
             keys = t("over.keys")
         elif self.session.computer_to_act() or self.computer_running:
             keys = t("table.keys_computer")
+        elif self.session.mode is Mode.PAD:
+            keys = t("table.keys_pad", n=n)
         else:
             keys = t("table.keys", n=n)
         self.query_one("#keys", Static).update(keys, layout=False)
@@ -533,6 +536,20 @@ class TableScreen(HotDiceScreen):
             self.say(self.hotdice.t.error(exc))
             return
         self.message = ""
+        self.sync()
+
+    def action_undo(self) -> None:
+        """The score pad: take back the last typed roll or decision (the engine replays the game without it)."""
+        game = self.session.game
+        if self.session.mode is not Mode.PAD or not game.history:
+            return
+        self.session.setup.game = game.undone()
+        self.told = len(self.session.game.events)
+        self.picked.clear()
+        self.dead_roll = None
+        self.moment = ("", "")
+        self.query_one("#log", RichLog).write(self.hotdice.t("log.undone"))
+        self.say("")
         self.sync()
 
     def action_hint(self) -> None:
