@@ -728,6 +728,14 @@ def test_no_color_roll_off_box_reads_off_and_on(monkeypatch: pytest.MonkeyPatch)
             await pilot.press("space")
             await settle(pilot)
             assert f"[ ] {box}" in screen_text(app)
+            await pilot.press("shift+tab")  # back to the names: the key line's F2 ticks the box from there
+            assert "F2 roll for who starts on/off" in screen_text(app)
+            await pilot.press("f2")
+            await settle(pilot)
+            assert f"[x] {box}" in screen_text(app) and app.focused is app.screen.query_one("#names")
+            await pilot.press("enter")
+            await settle(pilot)
+            assert table(app).session.setup.roll_off is not None
 
     asyncio.run(run())
 

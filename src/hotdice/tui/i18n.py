@@ -66,6 +66,7 @@ EN: dict[str, str] = {
     "names.prompt": "Players' names, separated by commas, in the order of play:",
     "names.roll_off": "Roll a die for who starts (highest starts, ties roll again)",
     "names.keys": "Enter start · Esc back",
+    "names.keys_roll_off": "Enter start · F2 roll for who starts on/off · Esc back",
     "names.default_other": "Player {n}",
     # challenge
     "challenge.created_title": "Your friend challenge",
@@ -407,6 +408,7 @@ FR: dict[str, str] = {
     "names.prompt": "Noms des joueurs, séparés par des virgules, dans l'ordre du jeu :",
     "names.roll_off": "Lancer un dé pour savoir qui commence (le plus haut commence, on relance les égalités)",
     "names.keys": "Entrée commencer · Échap retour",
+    "names.keys_roll_off": "Entrée commencer · F2 tirage de qui commence oui/non · Échap retour",
     "names.default_other": "Joueur {n}",
     "challenge.created_title": "Votre défi entre amis",
     "challenge.created_body": (
