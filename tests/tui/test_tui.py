@@ -547,6 +547,38 @@ def test_hint_gives_the_coach_choices_best_first() -> None:
 # -- snapshots -------------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(("lang", "key", "lines"), [
+    ("en", "?", ["1. Roll: r rolls the 5 dice.", "each 1 or 5 alone", "Entry: 500 in one turn",
+                 "Three farkles in a row: −1,000", "Hot dice: all the dice must be rolled again"]),
+    ("fr", "f1", ["1. Lancer : r lance les 5 dés.", "chaque 1 ou 5 seul", "Seuil d'entrée : 500",
+                  "Trois Farkles d'affilée : −1\u00a0000", "Hot Dice : il faut relancer tous les dés"]),
+])
+def test_how_to_play_from_the_menu_tells_the_rules_in_force(lang: str, key: str, lines: list[str]) -> None:
+    from hotdice.tui.screens.dialogs import HowToPlayScreen
+
+    async def run() -> None:
+        app = make_app("5000,entry=500,three_farkles=1000,hot_dice=must", lang=lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert ("? how to play" if lang == "en" else "? comment jouer") in screen_text(app)
+            await press(pilot, key)
+            assert isinstance(app.screen, HowToPlayScreen)
+            assert lines[0] in screen_text(app)
+            told = str(app.screen.query_one("#howto-text").content)
+            assert all(line in told for line in lines), told
+            await press(pilot, "escape")
+            assert isinstance(app.screen, MenuScreen)
+        async with make_app(lang=lang).run_test(size=(40, 15)) as pilot:  # too small for it: it scrolls
+            await settle(pilot)
+            await press(pilot, key)
+            box = pilot.app.screen.query_one("#howto-box")
+            assert box.max_scroll_y > 0 and pilot.app.focused is box
+            await press(pilot, "down", "down")
+            assert box.scroll_y > 0
+
+    asyncio.run(run())
+
+
 def test_snapshot_menu() -> None:
     async def run() -> None:
         app = make_app()

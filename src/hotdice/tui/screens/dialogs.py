@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from hotdice.game.rules import Rules
@@ -18,7 +18,7 @@ from hotdice.tui.i18n import Translator
 from hotdice.tui.screens.base import HotDiceModal
 from hotdice.tui.session import Session
 
-__all__ = ["GameOverScreen", "ScoringScreen", "combination_name", "rules_summary"]
+__all__ = ["GameOverScreen", "HowToPlayScreen", "ScoringScreen", "combination_name", "how_to_play", "rules_summary"]
 
 # The catalogue's key of each kind of combination that has no face or count to tell.
 _PLAIN = {
@@ -59,6 +59,61 @@ def rules_summary(t: Translator, rules: Rules) -> list[str]:
     return lines
 
 
+def scoring_columns(t: Translator, rules: Rules) -> Table:
+    """The scoring table of ``rules`` in two columns of combinations, so that it fits 80 x 24."""
+    rows = [(combination_name(t, line), t.number(line.points)) for line in scoring_table(rules)]
+    half = (len(rows) + 1) // 2
+    table = Table(box=None, pad_edge=False)
+    for number, title in enumerate(("scoring.combination", "scoring.points", "", "scoring.combination",
+                                    "scoring.points")):
+        table.add_column(t(title) if title else "", justify="right" if number in (1, 4) else "left")
+    for left, right in zip(rows[:half], [*rows[half:], ("", "")], strict=False):
+        table.add_row(left[0], left[1], "", right[0], right[1])
+    return table
+
+
+def how_to_play(t: Translator, rules: Rules) -> list[str]:
+    """A turn told step by step for a new player, worded from ``rules``: its dice, the faces that score alone,
+    then the rules in force (the end, entry, hot dice, three farkles...) as the scoring table says them."""
+    singles = [str(line.face) for line in scoring_table(rules) if line.kind is CombinationKind.SINGLE]
+    steps = [
+        t("howto.roll", dice=t.dice(rules.dice)),
+        t("howto.score", singles=t("howto.or").join(singles)),
+        t("howto.set_aside", n=rules.dice),
+        t("howto.roll_or_bank"),
+        t("howto.farkle"),
+        t("howto.hot_dice", n=rules.dice),
+    ]
+    return [*steps, "", *rules_summary(t, rules)]
+
+
+class HowToPlayScreen(HotDiceModal):
+    """How to play (``?`` or F1 on the menu): a turn step by step, the rules in force, the scoring table.
+    It scrolls when the terminal is too small for it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", show=False),
+        Binding("question_mark", "close", show=False),
+        Binding("f1", "close", show=False),
+        Binding("q", "close", show=False),
+    ]
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__()
+        self.rules = rules
+
+    def compose(self) -> ComposeResult:
+        t = self.hotdice.t
+        with VerticalScroll(id="howto-box", classes="dialog"):
+            yield Static(Text(t("howto.title", rules=str(self.rules)), style="bold"))
+            yield Static("\n".join(how_to_play(t, self.rules)), id="howto-text")
+            yield Static(scoring_columns(t, self.rules), id="scoring-table")
+            yield Static(t("howto.keys"), classes="dialog-keys")
+
+    def action_close(self) -> None:
+        self.dismiss()
+
+
 class ScoringScreen(HotDiceModal):
     """The scoring table of the rules in force (``?`` at the table)."""
 
@@ -74,17 +129,9 @@ class ScoringScreen(HotDiceModal):
 
     def compose(self) -> ComposeResult:
         t = self.hotdice.t
-        rows = [(combination_name(t, line), t.number(line.points)) for line in scoring_table(self.rules)]
-        half = (len(rows) + 1) // 2  # two columns of combinations: the table fits 80 x 24
-        table = Table(box=None, pad_edge=False)
-        for number, title in enumerate(("scoring.combination", "scoring.points", "", "scoring.combination",
-                                        "scoring.points")):
-            table.add_column(t(title) if title else "", justify="right" if number in (1, 4) else "left")
-        for left, right in zip(rows[:half], [*rows[half:], ("", "")], strict=False):
-            table.add_row(left[0], left[1], "", right[0], right[1])
         with Vertical(id="scoring-box", classes="dialog"):
             yield Static(Text(t("scoring.title", rules=str(self.rules)), style="bold"))
-            yield Static(table, id="scoring-table")
+            yield Static(scoring_columns(t, self.rules), id="scoring-table")
             yield Static("\n".join([t("scoring.note"), *rules_summary(t, self.rules)]), id="scoring-rules")
             yield Static(t("scoring.keys"), classes="dialog-keys")
 

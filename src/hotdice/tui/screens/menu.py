@@ -37,6 +37,7 @@ class MenuScreen(HotDiceScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "app.quit", show=False),
         Binding("escape", "app.quit", show=False),
+        Binding("question_mark,f1", "how_to_play", show=False),
     ]
 
     def compose(self) -> ComposeResult:
@@ -79,6 +80,11 @@ class MenuScreen(HotDiceScreen):
         ids = [o.id for o in options.options]
         options.highlighted = ids.index(highlighted) if highlighted in ids else 0
         options.focus()
+
+    def action_how_to_play(self) -> None:
+        from hotdice.tui.screens.dialogs import HowToPlayScreen
+
+        self.app.push_screen(HowToPlayScreen(self.hotdice.rules))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id is not None:
