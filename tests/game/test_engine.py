@@ -11,8 +11,8 @@ from hotdice.game.dice import FixedDice
 from hotdice.game.engine import (
     BANK,
     CHANCE,
-    Decision,
     ROLL,
+    Decision,
     EventKind,
     Game,
     IllegalMoveError,

@@ -412,30 +412,99 @@ def test_friend_challenge_create_then_join() -> None:
     asyncio.run(run())
 
 
-def test_a_terminal_below_80_by_24_is_told_so_plainly() -> None:
+def dice_rows(text: str) -> list[str]:
+    """The lines of the screen that show dice: drawn (│●│) or compact ([5])."""
+    return [line for line in text.splitlines() if re.search(r"(\[[1-6?]\]){2}|│[● ?]{5}│", line)]
+
+
+@pytest.mark.parametrize(("size", "form"), [((80, 24), "full"), ((100, 23), "compact"), ((60, 20), "compact"),
+                                            ((40, 15), "compact"), ((39, 15), "small"), ((40, 14), "small"),
+                                            ((20, 8), "small")])
+def test_the_table_adapts_to_the_terminal_size(size: tuple[int, int], form: str) -> None:
     async def run() -> None:
         app = make_app()
-        async with app.run_test(size=(60, 20)) as pilot:
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            await menu(pilot, "solo")
+            screen = table(app)
+            await press(pilot, "r", "1")
+            roll = screen.session.game.roll
+            assert roll is not None
+            text = screen_text(app)
+            rows = dice_rows(text)
+            if form == "full":
+                assert len(rows) == 3 and "┌─────┐" in text and "›1‹✓" in text
+            elif form == "compact":
+                assert [re.findall(r"(?:\[[1-6]\])+", line)[-1] for line in rows] == [
+                    "".join(f"[{face}]" for face in roll)
+                ], text
+                assert "┌─────┐" not in text and "›1‹ 2" in text and "too small" not in text
+                line = next(line for line in text.splitlines() if "›1‹ 2" in line)
+                ticks = text.splitlines()[text.splitlines().index(line) + 1]
+                assert ticks[line.index("›1‹") :].startswith(" ✓"), "the tick under the picked die"
+                assert "Set aside 1" in text and "Your turn" in text
+                assert ("1-6 pick · r roll" if size[0] < 80 else "1-6 ←→ space pick") in text, "keys that fit"
+                for line in text.splitlines():
+                    assert len(line) <= size[0]
+            else:
+                assert rows == [] and "┌" not in text
+                words = " ".join(text.split())
+                assert f"it needs 40×15 and is {size[0]}×{size[1]}" in words or size[0] < 30, words
+                assert screen.query_one("#too-small").display and not screen.query_one("#table-body").display
+            await press(pilot, "q")
+            assert isinstance(app.screen, MenuScreen) and save_path().exists()
+
+    asyncio.run(run())
+
+
+def test_a_resized_terminal_switches_between_full_compact_and_too_small() -> None:
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(30, 12)) as pilot:
             await settle(pilot)
             await menu(pilot, "solo")
             await press(pilot, "r")
             text = " ".join(screen_text(app).split())
-            assert "The terminal is too small for the table: it needs 80×24 and is 60×20." in text
+            assert "The terminal is too small for the table: it needs 40×15 and is 30×12." in text
             assert "press q to leave (the game is saved)" in text
             assert not table(app).query_one("#table-body").display and not table(app).query_one("#log").display
+            await pilot.resize_terminal(60, 20)
+            await settle(pilot)
+            assert "too small" not in screen_text(app) and len(dice_rows(screen_text(app))) == 1
             await pilot.resize_terminal(80, 24)
             await settle(pilot)
             text = screen_text(app)
-            assert "too small" not in text and "Your turn" in text
+            assert "too small" not in text and "Your turn" in text and len(dice_rows(text)) == 3
             assert table(app).query_one("#table-body").display and not table(app).query_one("#too-small").display
-            await pilot.resize_terminal(100, 23)
-            await settle(pilot)
-            assert "needs 80×24 and is 100×23" in " ".join(screen_text(app).split())
-        app = make_app()
-        async with app.run_test(size=(80, 24)) as pilot:
-            await settle(pilot)
-            await menu(pilot, "solo")
-            assert "too small" not in screen_text(app) and "Your turn" in screen_text(app)
+
+    asyncio.run(run())
+
+
+def test_the_coach_list_scrolls_when_it_does_not_fit() -> None:
+    async def run() -> None:
+        for size in ((80, 24), (40, 15)):
+            app = make_app()
+            async with app.run_test(size=size) as pilot:
+                await settle(pilot)
+                await menu(pilot, "solo")
+                screen = table(app)
+                await press(pilot, "r", "h")
+                advice = advise(screen.session.game)
+                assert len(advice.choices) == 3  # title and three choices: more than the room at these sizes
+                coach = screen.query_one("#advice")
+                assert coach.max_scroll_y > 0, "more choices than room"
+                assert "· PgDn ↓" in str(screen.query_one("#advice-text").content)
+                assert size[0] < 80 or "· PgDn ↓" in screen_text(app)
+                last = screen_text(app)
+                for _ in range(coach.max_scroll_y):  # a page at least a line
+                    await press(pilot, "pagedown")
+                assert coach.scroll_y == coach.max_scroll_y and screen_text(app) != last
+                lines = str(screen.query_one("#advice-text").content).splitlines()
+                assert len(lines) == 1 + len(advice.choices)  # the title, then every choice
+                assert lines[-1].split()[-1] in screen_text(app), "the last choice can be read"
+                for _ in range(coach.max_scroll_y):
+                    await press(pilot, "pageup")
+                assert coach.scroll_y == 0
 
     asyncio.run(run())
 
