@@ -285,13 +285,27 @@ def test_daily_is_official_once_then_unofficial() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
             await menu(pilot, "daily")
-            first = await play_to_the_end(pilot, threshold=50)
-            assert first.session.setup.day == NOON.date()
-            await press(pilot, "enter")  # play again: the same dice, already seen
-            second = await play_to_the_end(pilot, threshold=50)
+            asked = "This is your official attempt at today's daily: only its score counts. Start it now?"
+            assert asked in " ".join(screen_text(app).replace("█", " ").split())
+            await press(pilot, "escape")  # not now: back to the menu, nothing started
+            assert isinstance(app.screen, MenuScreen) and recorded() == []
+            await menu(pilot, "daily")
+            await press(pilot, "enter")
+            first = table(app)
+            assert first.session.setup.day == NOON.date() and not first.session.unofficial
+            assert "Daily game 2025-03-14 ·" in screen_text(app) and "unofficial" not in screen_text(app)
+            await play_to_the_end(pilot, threshold=50)
+            await press(pilot, "enter")  # play again: the same dice, already seen; not asked, it is unofficial
+            second = table(app)
+            assert second is not first and not second.session.game.history
+            assert "Daily game 2025-03-14, unofficial ·" in screen_text(app), "said from its first screen"
+            await play_to_the_end(pilot, threshold=50)
             assert second.session.game.history == first.session.game.history, "same dice, same play"
             assert "unofficial" in screen_text(app)
             assert [(mode, official) for mode, _, official, _ in recorded()] == [("daily", True), ("daily", False)]
+            await press(pilot, "escape")
+            await menu(pilot, "daily")  # from the menu too: straight to the table, unofficial
+            assert table(app).session.unofficial and "Daily game 2025-03-14, unofficial" in screen_text(app)
 
     asyncio.run(run())
 

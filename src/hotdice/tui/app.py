@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import random
-from datetime import datetime
+from datetime import date, datetime
 from typing import ClassVar
 
 from textual.app import App
@@ -18,6 +18,7 @@ from textual.screen import Screen
 
 from hotdice.game.dice import SeededDice
 from hotdice.game.rules import Rules
+from hotdice.play.daily import daily_day
 from hotdice.play.modes import Challenge, Mode, Setup, challenge, daily, pad, race, solo, together, versus
 from hotdice.tui.i18n import Translator, detect_language
 from hotdice.tui.prefs import Prefs
@@ -80,7 +81,8 @@ class HotDiceApp(App[None]):
         if session.mode is Mode.VERSUS:
             return t("mode.versus", level=t(f"level.{session.level or 'medium'}"))
         if session.mode is Mode.DAILY:
-            return t("mode.daily", day="" if setup.day is None else setup.day.isoformat())
+            key = "mode.daily_unofficial" if session.unofficial else "mode.daily"
+            return t(key, day="" if setup.day is None else setup.day.isoformat())
         if session.mode is Mode.CHALLENGE:
             return t("mode.challenge", code="" if setup.challenge is None else setup.challenge.code)
         return t(f"mode.{session.mode.value}")
@@ -99,7 +101,8 @@ class HotDiceApp(App[None]):
     # -- starting games ------------------------------------------------------------------------
 
     def choose(self, item: str) -> None:
-        """Do what a menu item says."""
+        """Do what a menu item says (the official daily asks first)."""
+        from hotdice.tui.screens.dialogs import ConfirmScreen
         from hotdice.tui.screens.forms import ChallengeCreatedScreen, ChallengeJoinScreen, NamesScreen
         from hotdice.tui.screens.settings import SettingsScreen
         from hotdice.tui.screens.stats import StatsScreen
@@ -110,6 +113,8 @@ class HotDiceApp(App[None]):
                 self._open(Session.load(rng=self.rng, waits=self.prefs.hard_waits))
             except SaveError as exc:
                 self.notify(str(exc), severity="error")
+        elif item == "daily" and not self.daily_taken(daily_day(self.now)):
+            self.push_screen(ConfirmScreen(self.t("daily.official_ask"), lambda: self.choose_now("daily")))
         elif item in ("solo", "race", "daily") or item.startswith("versus-"):
             level = item.removeprefix("versus-") if item.startswith("versus-") else None
             error = self.start(GameKind(Mode.VERSUS if level else Mode(item), level=level))
@@ -130,6 +135,26 @@ class HotDiceApp(App[None]):
             self.push_screen(SettingsScreen())
         elif item == "quit":
             self.exit()
+
+    def choose_now(self, item: str) -> None:
+        """Start the game of a menu item once the player has said yes."""
+        error = self.start(GameKind(Mode(item)))
+        if error is not None:
+            self.notify(error, severity="error")
+
+    def daily_taken(self, day: date) -> bool:
+        """Whether ``day``'s daily already has its official result (False if the statistics cannot be read:
+        the attempt is then asked about as an official one)."""
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from hotdice.store import Store
+        from hotdice.store.stats import daily_taken
+
+        try:
+            with Store() as store:
+                return daily_taken(store, day)
+        except (OSError, SQLAlchemyError):
+            return False
 
     def new_setup(self, kind: GameKind) -> Setup:
         """The mode's setup for ``kind``, with the app's dice; ValueError (from the modes) if it cannot be."""
@@ -179,6 +204,8 @@ class HotDiceApp(App[None]):
     def _open(self, session: Session) -> None:
         from hotdice.tui.screens.table import TableScreen
 
+        if session.setup.day is not None:
+            session.unofficial = self.daily_taken(session.setup.day)
         self.push_screen(TableScreen(session))
 
     def play_again(self, session: Session) -> None:

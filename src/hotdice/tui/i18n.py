@@ -56,6 +56,11 @@ EN: dict[str, str] = {
     "mode.versus": "Against the computer ({level})",
     "mode.together": "Play together",
     "mode.daily": "Daily game {day}",
+    "mode.daily_unofficial": "Daily game {day}, unofficial",
+    "daily.official_ask": (
+        "This is your official attempt at today's daily: only its score counts. Start it now?"
+    ),
+    "confirm.keys": "Enter yes · Esc back",
     "mode.challenge": "Friend challenge {code}",
     "mode.pad": "Score pad",
     "mode.training": "Training",
@@ -411,6 +416,11 @@ FR: dict[str, str] = {
     "mode.versus": "Contre l'ordinateur ({level})",
     "mode.together": "Jouer ensemble",
     "mode.daily": "Partie du jour {day}",
+    "mode.daily_unofficial": "Partie du jour {day}, non officielle",
+    "daily.official_ask": (
+        "C'est votre essai officiel de la partie du jour : seul son score compte. La commencer maintenant ?"
+    ),
+    "confirm.keys": "Entrée oui · Échap retour",
     "mode.challenge": "Défi entre amis {code}",
     "mode.pad": "Feuille de score",
     "mode.training": "Entraînement",

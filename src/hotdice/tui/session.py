@@ -63,6 +63,7 @@ class Session:
     level: str | None = None  # the computer's level in a game against it
     resumed: bool = False  # continued from the saved game: finishing it clears the save
     waits: bool = False  # Hard waits for its exact play while its table is solved (the player's setting)
+    unofficial: bool = False  # a daily whose day already has its official result: said from the first screen
     rng: random.Random = field(default_factory=random.Random)
     computer: Player | None = field(init=False, default=None)
 

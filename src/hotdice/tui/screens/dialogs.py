@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.table import Table
@@ -18,7 +19,15 @@ from hotdice.tui.i18n import Translator
 from hotdice.tui.screens.base import HotDiceModal
 from hotdice.tui.session import Session
 
-__all__ = ["GameOverScreen", "HowToPlayScreen", "ScoringScreen", "combination_name", "how_to_play", "rules_summary"]
+__all__ = [
+    "ConfirmScreen",
+    "GameOverScreen",
+    "HowToPlayScreen",
+    "ScoringScreen",
+    "combination_name",
+    "how_to_play",
+    "rules_summary",
+]
 
 # The catalogue's key of each kind of combination that has no face or count to tell.
 _PLAIN = {
@@ -111,6 +120,33 @@ class HowToPlayScreen(HotDiceModal):
             yield Static(t("howto.keys"), classes="dialog-keys")
 
     def action_close(self) -> None:
+        self.dismiss()
+
+
+class ConfirmScreen(HotDiceModal):
+    """A question before something that cannot be taken back: Enter does it, Esc goes back."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "yes", show=False),
+        Binding("escape", "no", show=False),
+        Binding("q", "no", show=False),
+    ]
+
+    def __init__(self, question: str, then: Callable[[], None]) -> None:
+        super().__init__()
+        self.question = question
+        self.then = then
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box", classes="dialog"):
+            yield Static(Text(self.question, style="bold"), id="confirm-question")
+            yield Static(self.hotdice.t("confirm.keys"), classes="dialog-keys")
+
+    def action_yes(self) -> None:
+        self.dismiss()
+        self.then()
+
+    def action_no(self) -> None:
         self.dismiss()
 
 
