@@ -37,7 +37,7 @@ from hotdice.tui.screens.menu import MenuScreen
 from hotdice.tui.screens.settings import SettingsScreen
 from hotdice.tui.screens.table import TableScreen
 from hotdice.tui.screens.training import TrainingScreen
-from hotdice.tui.session import SaveError, Session, computer_spec, save_path
+from hotdice.tui.session import SaveError, Session, computer_spec, save_path, saved_games
 
 SNAPSHOTS = Path(__file__).parent / "snapshots_tui"
 UPDATE = os.environ.get("HOTDICE_UPDATE_SNAPSHOTS") == "1"
@@ -176,7 +176,7 @@ def test_solo_ten_turns_played_with_keys() -> None:
             assert len(rolls) >= 10
             await press(pilot, "escape")
             assert isinstance(app.screen, MenuScreen)
-            assert not save_path().exists()
+            assert not save_path("solo").exists()
 
     asyncio.run(run())
 
@@ -466,7 +466,7 @@ def test_the_table_adapts_to_the_terminal_size(size: tuple[int, int], form: str)
                 assert f"it needs 40×15 and is {size[0]}×{size[1]}" in words or size[0] < 30, words
                 assert screen.query_one("#too-small").display and not screen.query_one("#table-body").display
             await press(pilot, "q")
-            assert isinstance(app.screen, MenuScreen) and save_path().exists()
+            assert isinstance(app.screen, MenuScreen) and save_path("solo").exists()
 
     asyncio.run(run())
 
@@ -534,7 +534,7 @@ def test_quitting_saves_and_resume_continues() -> None:
                 await press(pilot, *keys_for(screen, 400))
             history = list(screen.session.game.history)
             await press(pilot, "q")
-            assert save_path().exists()
+            assert save_path("solo").exists()
             assert "Resume the saved game (Solo, ten turns" in screen_text(app)
         resumed = Session.load()
         assert list(resumed.game.history) == history and resumed.resumed
@@ -546,10 +546,67 @@ def test_quitting_saves_and_resume_continues() -> None:
             assert screen.moment == ("", ""), "the saved game's last moment is not shown as news"
             assert str(screen.query_one("#moment").render()) == screen._whose_turn()[0]
             await play_to_the_end(pilot)
-        assert not save_path().exists(), "a resumed game that ends clears the save"
+        assert not save_path("solo").exists(), "a resumed game that ends clears the save"
         assert [mode for mode, *_ in recorded()] == ["solo"]
         with pytest.raises(SaveError, match="no saved game"):
             Session.load()
+
+    asyncio.run(run())
+
+
+def test_saved_games_one_per_kind_and_a_new_game_asks_before_replacing_one() -> None:
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "versus-easy")
+            await press(pilot, "r")
+            versus = list(table(app).session.game.history)
+            await press(pilot, "q")
+            await menu(pilot, "solo")  # no solo game is saved: it starts at once, the versus game stays
+            solo = table(app)
+            await press(pilot, *keys_for(solo, 10_000))
+            await press(pilot, "q")
+            options = app.screen.query_one("#menu-options")
+            resumes = [str(o.prompt) for o in options.options if str(o.id).startswith("resume:")]
+            assert len(resumes) == 2 and "Solo, ten turns" in resumes[0], "the latest first"
+            assert "Against the computer (Easy)" in resumes[1]
+            assert sorted(p.name for p in saved_games()) == ["saved-solo.json", "saved-versus-easy.json"]
+            await menu(pilot, "solo")  # a solo game is saved: asked first
+            ask = " ".join(screen_text(app).replace("█", " ").split())
+            assert "You have a saved game of this kind (Solo, ten turns: " in ask and "Start a new one?" in ask
+            await press(pilot, "escape")
+            assert isinstance(app.screen, MenuScreen) and save_path("solo").exists()
+            ids = [o.id for o in app.screen.query_one("#menu-options").options]
+            await press(pilot, "home", *["down"] * ids.index("resume:saved-versus-easy.json"), "enter")
+            assert list(table(app).session.game.history) == versus
+            await press(pilot, "q")
+            await menu(pilot, "solo")
+            await press(pilot, "enter")  # yes: a new solo game, the old one is gone
+            assert table(app).session.game.history == [] and not save_path("solo").exists()
+            await press(pilot, "q")  # nothing played: saved all the same, as quitting always does
+            assert save_path("solo").exists() and save_path("versus-easy").exists()
+        assert Session.load().mode is Mode.SOLO, "--resume continues the latest saved game"
+
+    asyncio.run(run())
+
+
+def test_a_save_of_the_earlier_single_file_is_listed_and_moves_to_its_kind() -> None:
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "race")
+            await press(pilot, "r")
+            await press(pilot, "q")
+        save_path("race").rename(save_path("game"))  # what earlier versions wrote: saved-game.json
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "resume:saved-game.json")
+            assert table(app).session.mode is Mode.RACE
+            await press(pilot, "q")
+            assert [p.name for p in saved_games()] == ["saved-race.json"]
 
     asyncio.run(run())
 

@@ -86,7 +86,7 @@ def test_hotdice_play_in_a_real_terminal(tmp_path: Path) -> None:
         deadline = time.monotonic() + 10
         while term.alive() and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert (tmp_path / "saved-game.json").exists()
+        assert (tmp_path / "saved-solo.json").exists()
     finally:
         term.close()
     term = Terminal(f"{hotdice} play --lang fr --resume", env)

@@ -61,6 +61,10 @@ EN: dict[str, str] = {
         "This is your official attempt at today's daily: only its score counts. Start it now?"
     ),
     "confirm.keys": "Enter yes · Esc back",
+    "saved.replace_ask": (
+        "You have a saved game of this kind ({what}). Start a new one? The saved one will be lost "
+        "(Esc, then Resume in the menu, to go on with it)."
+    ),
     "mode.challenge": "Friend challenge {code}",
     "mode.pad": "Score pad",
     "mode.training": "Training",
@@ -421,6 +425,10 @@ FR: dict[str, str] = {
         "C'est votre essai officiel de la partie du jour : seul son score compte. La commencer maintenant ?"
     ),
     "confirm.keys": "Entrée oui · Échap retour",
+    "saved.replace_ask": (
+        "Vous avez une partie enregistrée de ce genre ({what}). En commencer une nouvelle ? L'enregistrée sera "
+        "perdue (Échap, puis Reprendre dans le menu, pour la continuer)."
+    ),
     "mode.challenge": "Défi entre amis {code}",
     "mode.pad": "Feuille de score",
     "mode.training": "Entraînement",
