@@ -419,6 +419,8 @@ def test_friend_challenge_create_then_join() -> None:
             assert "has a typo" in screen_text(app)
             app.screen.query_one("#code").value = ""
             await press(pilot, *code.lower(), "enter")
+            assert "You have a saved game of this kind (Friend challenge" in " ".join(screen_text(app).split())
+            await press(pilot, "enter")  # the first attempt was saved: asked, then a new one
             second = table(app)
             await press(pilot, "r")
             assert second.session.game.roll == roll, "the same code, the same dice"
