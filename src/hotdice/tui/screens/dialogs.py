@@ -96,9 +96,8 @@ def how_to_play(t: Translator, rules: Rules) -> list[str]:
     return [*steps, "", *rules_summary(t, rules)]
 
 
-class HowToPlayScreen(HotDiceModal):
-    """How to play (``?`` or F1 on the menu): a turn step by step, the rules in force, the scoring table.
-    It scrolls when the terminal is too small for it."""
+class _RulesWindow(HotDiceModal):
+    """A window about the rules in force; Esc, ?, F1 or q closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", show=False),
@@ -111,6 +110,14 @@ class HowToPlayScreen(HotDiceModal):
         super().__init__()
         self.rules = rules
 
+    def action_close(self) -> None:
+        self.dismiss()
+
+
+class HowToPlayScreen(_RulesWindow):
+    """How to play (``?`` or F1 on the menu): a turn step by step, the rules in force, the scoring table.
+    It scrolls when the terminal is too small for it."""
+
     def compose(self) -> ComposeResult:
         t = self.hotdice.t
         with VerticalScroll(id="howto-box", classes="dialog"):
@@ -118,9 +125,6 @@ class HowToPlayScreen(HotDiceModal):
             yield Static("\n".join(how_to_play(t, self.rules)), id="howto-text")
             yield Static(scoring_columns(t, self.rules), id="scoring-table")
             yield Static(t("howto.keys"), classes="dialog-keys")
-
-    def action_close(self) -> None:
-        self.dismiss()
 
 
 class ConfirmScreen(HotDiceModal):
@@ -150,18 +154,8 @@ class ConfirmScreen(HotDiceModal):
         self.dismiss()
 
 
-class ScoringScreen(HotDiceModal):
+class ScoringScreen(_RulesWindow):
     """The scoring table of the rules in force (``?`` at the table)."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", show=False),
-        Binding("question_mark", "close", show=False),
-        Binding("q", "close", show=False),
-    ]
-
-    def __init__(self, rules: Rules) -> None:
-        super().__init__()
-        self.rules = rules
 
     def compose(self) -> ComposeResult:
         t = self.hotdice.t
@@ -170,9 +164,6 @@ class ScoringScreen(HotDiceModal):
             yield Static(scoring_columns(t, self.rules), id="scoring-table")
             yield Static("\n".join([t("scoring.note"), *rules_summary(t, self.rules)]), id="scoring-rules")
             yield Static(t("scoring.keys"), classes="dialog-keys")
-
-    def action_close(self) -> None:
-        self.dismiss()
 
 
 class GameOverScreen(HotDiceModal):
