@@ -15,7 +15,9 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-__all__ = ["DiceRow", "ScoreLine", "Scoreboard", "die_face", "row_width"]
+from hotdice.i18n import number
+
+__all__ = ["DiceRow", "ScoreLine", "Scoreboard", "die_face"]
 
 # Pips of each face on a 3 x 3 grid (row, column).
 _PIPS: dict[int, frozenset[tuple[int, int]]] = {
@@ -27,12 +29,6 @@ _PIPS: dict[int, frozenset[tuple[int, int]]] = {
     6: frozenset({(0, 0), (0, 2), (1, 0), (1, 2), (2, 0), (2, 2)}),
 }
 DIE_WIDTH = 7
-COMPACT_WIDTH = 3  # one die of the compact row: [5]
-
-
-def row_width(dice: int, *, compact: bool) -> int:
-    """How many columns a row of ``dice`` dice takes, drawn in full or compact."""
-    return dice * COMPACT_WIDTH if compact else dice * (DIE_WIDTH + 1) - 1
 
 
 def die_face(face: int | None) -> list[str]:
@@ -124,14 +120,14 @@ class Scoreboard(Widget):
     lines: reactive[tuple[ScoreLine, ...]] = reactive(())
     legend: reactive[tuple[str, ...]] = reactive(())
     show_entry: reactive[bool] = reactive(False)
-    number_format: reactive[str] = reactive(",")  # the thousands separator of the language
+    lang: reactive[str] = reactive("en")  # the language the scores are written in
 
     def render(self) -> Text:
         out = Text()
         current = self.get_component_rich_style("scoreboard--current")
         width = max(self.size.width, 12)
         for line in self.lines:
-            score = f"{line.score:,}".replace(",", self.number_format)
+            score = number(line.score, self.lang)
             marks = ("✓" if line.entered else "·") if self.show_entry else ""
             marks += "✗" * min(line.farkles_in_row, 3)
             pointer = "▶ " if line.to_play else "  "
