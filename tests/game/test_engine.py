@@ -12,6 +12,7 @@ from hotdice.game.engine import (
     BANK,
     CHANCE,
     ROLL,
+    Decision,
     EventKind,
     Game,
     IllegalMoveError,
@@ -478,3 +479,43 @@ def test_why_not_bank_after_says_what_the_engine_will_say(rules: str, steps: lis
         after = do(game(rules), *steps, f"keep {option.set_aside}")
         expected = None if after.is_over or after.current != g.current else after.why_not_bank()
         assert g.why_not_bank_after(option) == expected
+
+
+# -- undo (the score pad) ---------------------------------------------------------------------------
+
+
+@settings(deadline=None, max_examples=60)
+@given(any_rules(), st.data())
+def test_undone_is_the_game_before_the_last_roll_or_decision(rules: Rules, data: st.DataObject) -> None:
+    g = Game(rules, ["A", "B"])
+    assert g.undone().history == [] and g.undone().position() == g.position()
+    for _ in range(data.draw(st.integers(1, 40))):
+        if g.outcome is not None:
+            break
+        before = g.clone()
+        if g.phase is Phase.CHANCE:
+            g.apply_roll(data.draw(st.lists(st.integers(1, 6), min_size=g.dice_in_hand, max_size=g.dice_in_hand)))
+        else:
+            set_aside = None
+            if g.phase is Phase.SET_ASIDE:
+                set_aside = data.draw(st.sampled_from(g.options())).set_aside
+            then = data.draw(st.sampled_from([ROLL, BANK]))
+            try:
+                g.apply_decision(Decision(set_aside, then))
+            except IllegalMoveError:
+                g.apply_decision(Decision(set_aside, BANK if then is ROLL else ROLL))
+        undone = g.undone()
+        assert undone.history == before.history
+        assert undone.position() == before.position() and undone.events == before.events
+
+
+def test_undone_takes_back_a_set_aside_with_its_roll_then_the_dice() -> None:
+    g = do(game(), "roll 155234")
+    g.apply_decision(Decision(SetAside.parse("15"), ROLL))
+    g.apply_roll((2, 3, 4, 6))  # a farkle: the turn passes
+    assert g.current == 1
+    g = g.undone()
+    assert g.current == 0 and g.phase is Phase.CHANCE and g.turn_total == 150 and g.dice_in_hand == 4
+    g = g.undone()
+    assert g.phase is Phase.SET_ASIDE and g.roll == (1, 5, 5, 2, 3, 4) and g.turn_total == 0
+    assert [str(s) for s in g.undone().history] == ["roll"]

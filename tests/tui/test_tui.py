@@ -37,7 +37,7 @@ from hotdice.tui.screens.menu import MenuScreen
 from hotdice.tui.screens.settings import SettingsScreen
 from hotdice.tui.screens.table import TableScreen
 from hotdice.tui.screens.training import TrainingScreen
-from hotdice.tui.session import SaveError, Session, computer_spec, save_path
+from hotdice.tui.session import SaveError, Session, computer_spec, save_path, saved_games
 
 SNAPSHOTS = Path(__file__).parent / "snapshots_tui"
 UPDATE = os.environ.get("HOTDICE_UPDATE_SNAPSHOTS") == "1"
@@ -176,7 +176,7 @@ def test_solo_ten_turns_played_with_keys() -> None:
             assert len(rolls) >= 10
             await press(pilot, "escape")
             assert isinstance(app.screen, MenuScreen)
-            assert not save_path().exists()
+            assert not save_path("solo").exists()
 
     asyncio.run(run())
 
@@ -285,13 +285,27 @@ def test_daily_is_official_once_then_unofficial() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
             await menu(pilot, "daily")
-            first = await play_to_the_end(pilot, threshold=50)
-            assert first.session.setup.day == NOON.date()
-            await press(pilot, "enter")  # play again: the same dice, already seen
-            second = await play_to_the_end(pilot, threshold=50)
+            asked = "This is your official attempt at today's daily: only its score counts. Start it now?"
+            assert asked in " ".join(screen_text(app).replace("█", " ").split())
+            await press(pilot, "escape")  # not now: back to the menu, nothing started
+            assert isinstance(app.screen, MenuScreen) and recorded() == []
+            await menu(pilot, "daily")
+            await press(pilot, "enter")
+            first = table(app)
+            assert first.session.setup.day == NOON.date() and not first.session.unofficial
+            assert "Daily game 2025-03-14 ·" in screen_text(app) and "unofficial" not in screen_text(app)
+            await play_to_the_end(pilot, threshold=50)
+            await press(pilot, "enter")  # play again: the same dice, already seen; not asked, it is unofficial
+            second = table(app)
+            assert second is not first and not second.session.game.history
+            assert "Daily game 2025-03-14, unofficial ·" in screen_text(app), "said from its first screen"
+            await play_to_the_end(pilot, threshold=50)
             assert second.session.game.history == first.session.game.history, "same dice, same play"
             assert "unofficial" in screen_text(app)
             assert [(mode, official) for mode, _, official, _ in recorded()] == [("daily", True), ("daily", False)]
+            await press(pilot, "escape")
+            await menu(pilot, "daily")  # from the menu too: straight to the table, unofficial
+            assert table(app).session.unofficial and "Daily game 2025-03-14, unofficial" in screen_text(app)
 
     asyncio.run(run())
 
@@ -341,6 +355,35 @@ def test_a_three_farkle_penalty_cut_at_0_points_says_so_never_minus_0() -> None:
             assert "Bob: three farkles in a row, no points to lose (the penalty of 500 stops at 0)" in log
             assert "Ann: three farkles in a row, −150, down to 0 (the penalty of 500 stops at 0)" in log
             assert not any("−0" in line for line in log)
+
+    asyncio.run(run())
+
+
+def test_score_pad_undoes_the_last_roll_then_the_last_choice() -> None:
+    async def run() -> None:
+        app = make_app("farkle,target=1000")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "pad")
+            app.screen.query_one("#names").value = ""
+            await press(pilot, *"Ann, Bob", "enter")
+            screen = table(app)
+            assert "ctrl+z undo" in screen_text(app)
+            await press(pilot, "r")
+            await press(pilot, *"155234", "enter")
+            await press(pilot, "1", "r")
+            await press(pilot, *"23466", "enter")  # a farkle: Bob's turn
+            assert screen.session.game.current == 1
+            await press(pilot, "ctrl+z")  # the mistyped dice: Ann is asked for them again
+            game = screen.session.game
+            assert (game.current, game.phase, game.turn_total, game.dice_in_hand) == (0, Phase.CHANCE, 100, 5)
+            assert app.focused is screen.query_one("#pad-input") and "taken back" in screen_text(app)
+            await press(pilot, "ctrl+z")  # the set-aside and its roll: the first roll is on the table again
+            game = screen.session.game
+            assert (game.phase, game.roll, game.turn_total) == (Phase.SET_ASIDE, (1, 5, 5, 2, 3, 4), 0)
+            assert [str(s) for s in game.history] == ["roll", "dice 155234"]
+            await press(pilot, "1", "2", "3", "b")  # 1 5 5 banked
+            assert screen.session.game.scores == (200, 0)
 
     asyncio.run(run())
 
@@ -401,6 +444,8 @@ def test_friend_challenge_create_then_join() -> None:
             assert "has a typo" in screen_text(app)
             app.screen.query_one("#code").value = ""
             await press(pilot, *code.lower(), "enter")
+            assert "You have a saved game of this kind (Friend challenge" in " ".join(screen_text(app).split())
+            await press(pilot, "enter")  # the first attempt was saved: asked, then a new one
             second = table(app)
             await press(pilot, "r")
             assert second.session.game.roll == roll, "the same code, the same dice"
@@ -408,30 +453,99 @@ def test_friend_challenge_create_then_join() -> None:
     asyncio.run(run())
 
 
-def test_a_terminal_below_80_by_24_is_told_so_plainly() -> None:
+def dice_rows(text: str) -> list[str]:
+    """The lines of the screen that show dice: drawn (│●│) or compact ([5])."""
+    return [line for line in text.splitlines() if re.search(r"(\[[1-6?]\]){2}|│[● ?]{5}│", line)]
+
+
+@pytest.mark.parametrize(("size", "form"), [((80, 24), "full"), ((100, 23), "compact"), ((60, 20), "compact"),
+                                            ((40, 15), "compact"), ((39, 15), "small"), ((40, 14), "small"),
+                                            ((20, 8), "small")])
+def test_the_table_adapts_to_the_terminal_size(size: tuple[int, int], form: str) -> None:
     async def run() -> None:
         app = make_app()
-        async with app.run_test(size=(60, 20)) as pilot:
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            await menu(pilot, "solo")
+            screen = table(app)
+            await press(pilot, "r", "1")
+            roll = screen.session.game.roll
+            assert roll is not None
+            text = screen_text(app)
+            rows = dice_rows(text)
+            if form == "full":
+                assert len(rows) == 3 and "┌─────┐" in text and "›1‹✓" in text
+            elif form == "compact":
+                assert [re.findall(r"(?:\[[1-6]\])+", line)[-1] for line in rows] == [
+                    "".join(f"[{face}]" for face in roll)
+                ], text
+                assert "┌─────┐" not in text and "›1‹ 2" in text and "too small" not in text
+                line = next(line for line in text.splitlines() if "›1‹ 2" in line)
+                ticks = text.splitlines()[text.splitlines().index(line) + 1]
+                assert ticks[line.index("›1‹") :].startswith(" ✓"), "the tick under the picked die"
+                assert "Set aside 1" in text and "Your turn" in text
+                assert ("1-6 pick · r roll" if size[0] < 80 else "1-6 ←→ space pick") in text, "keys that fit"
+                for line in text.splitlines():
+                    assert len(line) <= size[0]
+            else:
+                assert rows == [] and "┌" not in text
+                words = " ".join(text.split())
+                assert f"it needs 40×15 and is {size[0]}×{size[1]}" in words or size[0] < 30, words
+                assert screen.query_one("#too-small").display and not screen.query_one("#table-body").display
+            await press(pilot, "q")
+            assert isinstance(app.screen, MenuScreen) and save_path("solo").exists()
+
+    asyncio.run(run())
+
+
+def test_a_resized_terminal_switches_between_full_compact_and_too_small() -> None:
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(30, 12)) as pilot:
             await settle(pilot)
             await menu(pilot, "solo")
             await press(pilot, "r")
             text = " ".join(screen_text(app).split())
-            assert "The terminal is too small for the table: it needs 80×24 and is 60×20." in text
+            assert "The terminal is too small for the table: it needs 40×15 and is 30×12." in text
             assert "press q to leave (the game is saved)" in text
             assert not table(app).query_one("#table-body").display and not table(app).query_one("#log").display
+            await pilot.resize_terminal(60, 20)
+            await settle(pilot)
+            assert "too small" not in screen_text(app) and len(dice_rows(screen_text(app))) == 1
             await pilot.resize_terminal(80, 24)
             await settle(pilot)
             text = screen_text(app)
-            assert "too small" not in text and "Your turn" in text
+            assert "too small" not in text and "Your turn" in text and len(dice_rows(text)) == 3
             assert table(app).query_one("#table-body").display and not table(app).query_one("#too-small").display
-            await pilot.resize_terminal(100, 23)
-            await settle(pilot)
-            assert "needs 80×24 and is 100×23" in " ".join(screen_text(app).split())
-        app = make_app()
-        async with app.run_test(size=(80, 24)) as pilot:
-            await settle(pilot)
-            await menu(pilot, "solo")
-            assert "too small" not in screen_text(app) and "Your turn" in screen_text(app)
+
+    asyncio.run(run())
+
+
+def test_the_coach_list_scrolls_when_it_does_not_fit() -> None:
+    async def run() -> None:
+        for size in ((80, 24), (40, 15)):
+            app = make_app()
+            async with app.run_test(size=size) as pilot:
+                await settle(pilot)
+                await menu(pilot, "solo")
+                screen = table(app)
+                await press(pilot, "r", "h")
+                advice = advise(screen.session.game)
+                assert len(advice.choices) == 3  # title and three choices: more than the room at these sizes
+                coach = screen.query_one("#advice")
+                assert coach.max_scroll_y > 0, "more choices than room"
+                assert "· PgDn ↓" in str(screen.query_one("#advice-text").content)
+                assert size[0] < 80 or "· PgDn ↓" in screen_text(app)
+                last = screen_text(app)
+                for _ in range(coach.max_scroll_y):  # a page at least a line
+                    await press(pilot, "pagedown")
+                assert coach.scroll_y == coach.max_scroll_y and screen_text(app) != last
+                lines = str(screen.query_one("#advice-text").content).splitlines()
+                assert len(lines) == 1 + len(advice.choices)  # the title, then every choice
+                assert lines[-1].split()[-1] in screen_text(app), "the last choice can be read"
+                for _ in range(coach.max_scroll_y):
+                    await press(pilot, "pageup")
+                assert coach.scroll_y == 0
 
     asyncio.run(run())
 
@@ -447,7 +561,7 @@ def test_quitting_saves_and_resume_continues() -> None:
                 await press(pilot, *keys_for(screen, 400))
             history = list(screen.session.game.history)
             await press(pilot, "q")
-            assert save_path().exists()
+            assert save_path("solo").exists()
             assert "Resume the saved game (Solo, ten turns" in screen_text(app)
         resumed = Session.load()
         assert list(resumed.game.history) == history and resumed.resumed
@@ -459,10 +573,67 @@ def test_quitting_saves_and_resume_continues() -> None:
             assert screen.moment == ("", ""), "the saved game's last moment is not shown as news"
             assert str(screen.query_one("#moment").render()) == screen._whose_turn()[0]
             await play_to_the_end(pilot)
-        assert not save_path().exists(), "a resumed game that ends clears the save"
+        assert not save_path("solo").exists(), "a resumed game that ends clears the save"
         assert [mode for mode, *_ in recorded()] == ["solo"]
         with pytest.raises(SaveError, match="no saved game"):
             Session.load()
+
+    asyncio.run(run())
+
+
+def test_saved_games_one_per_kind_and_a_new_game_asks_before_replacing_one() -> None:
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "versus-easy")
+            await press(pilot, "r")
+            versus = list(table(app).session.game.history)
+            await press(pilot, "q")
+            await menu(pilot, "solo")  # no solo game is saved: it starts at once, the versus game stays
+            solo = table(app)
+            await press(pilot, *keys_for(solo, 10_000))
+            await press(pilot, "q")
+            options = app.screen.query_one("#menu-options")
+            resumes = [str(o.prompt) for o in options.options if str(o.id).startswith("resume:")]
+            assert len(resumes) == 2 and "Solo, ten turns" in resumes[0], "the latest first"
+            assert "Against the computer (Easy)" in resumes[1]
+            assert sorted(p.name for p in saved_games()) == ["saved-solo.json", "saved-versus-easy.json"]
+            await menu(pilot, "solo")  # a solo game is saved: asked first
+            ask = " ".join(screen_text(app).replace("█", " ").split())
+            assert "You have a saved game of this kind (Solo, ten turns: " in ask and "Start a new one?" in ask
+            await press(pilot, "escape")
+            assert isinstance(app.screen, MenuScreen) and save_path("solo").exists()
+            ids = [o.id for o in app.screen.query_one("#menu-options").options]
+            await press(pilot, "home", *["down"] * ids.index("resume:saved-versus-easy.json"), "enter")
+            assert list(table(app).session.game.history) == versus
+            await press(pilot, "q")
+            await menu(pilot, "solo")
+            await press(pilot, "enter")  # yes: a new solo game, the old one is gone
+            assert table(app).session.game.history == [] and not save_path("solo").exists()
+            await press(pilot, "q")  # nothing played: saved all the same, as quitting always does
+            assert save_path("solo").exists() and save_path("versus-easy").exists()
+        assert Session.load().mode is Mode.SOLO, "--resume continues the latest saved game"
+
+    asyncio.run(run())
+
+
+def test_a_save_of_the_earlier_single_file_is_listed_and_moves_to_its_kind() -> None:
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "race")
+            await press(pilot, "r")
+            await press(pilot, "q")
+        save_path("race").rename(save_path("game"))  # what earlier versions wrote: saved-game.json
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "resume:saved-game.json")
+            assert table(app).session.mode is Mode.RACE
+            await press(pilot, "q")
+            assert [p.name for p in saved_games()] == ["saved-race.json"]
 
     asyncio.run(run())
 
@@ -541,6 +712,38 @@ def test_hint_gives_the_coach_choices_best_first() -> None:
 
 
 # -- snapshots -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "key", "lines"), [
+    ("en", "?", ["1. Roll: r rolls the 5 dice.", "each 1 or 5 alone", "Entry: 500 in one turn",
+                 "Three farkles in a row: −1,000", "Hot dice: all the dice must be rolled again"]),
+    ("fr", "f1", ["1. Lancer : r lance les 5 dés.", "chaque 1 ou 5 seul", "Seuil d'entrée : 500",
+                  "Trois Farkles d'affilée : −1 000", "Hot Dice : il faut relancer tous les dés"]),
+])
+def test_how_to_play_from_the_menu_tells_the_rules_in_force(lang: str, key: str, lines: list[str]) -> None:
+    from hotdice.tui.screens.dialogs import HowToPlayScreen
+
+    async def run() -> None:
+        app = make_app("5000,entry=500,three_farkles=1000,hot_dice=must", lang=lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert ("? how to play" if lang == "en" else "? comment jouer") in screen_text(app)
+            await press(pilot, key)
+            assert isinstance(app.screen, HowToPlayScreen)
+            assert lines[0] in screen_text(app)
+            told = re.sub("[\u00a0\u202f]", " ", str(app.screen.query_one("#howto-text").content))
+            assert all(line in told for line in lines), told  # spaces inside numbers as plain ones
+            await press(pilot, "escape")
+            assert isinstance(app.screen, MenuScreen)
+        async with make_app(lang=lang).run_test(size=(40, 15)) as pilot:  # too small for it: it scrolls
+            await settle(pilot)
+            await press(pilot, key)
+            box = pilot.app.screen.query_one("#howto-box")
+            assert box.max_scroll_y > 0 and pilot.app.focused is box
+            await press(pilot, "down", "down")
+            assert box.scroll_y > 0
+
+    asyncio.run(run())
 
 
 def test_snapshot_menu() -> None:
@@ -761,6 +964,14 @@ def test_no_color_roll_off_box_reads_off_and_on(monkeypatch: pytest.MonkeyPatch)
             await pilot.press("space")
             await settle(pilot)
             assert f"[ ] {box}" in screen_text(app)
+            await pilot.press("shift+tab")  # back to the names: the key line's F2 ticks the box from there
+            assert "F2 roll for who starts on/off" in screen_text(app)
+            await pilot.press("f2")
+            await settle(pilot)
+            assert f"[x] {box}" in screen_text(app) and app.focused is app.screen.query_one("#names")
+            await pilot.press("enter")
+            await settle(pilot)
+            assert table(app).session.setup.roll_off is not None
 
     asyncio.run(run())
 

@@ -20,15 +20,21 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is no
 
 
 class Terminal:
-    """One tmux session running a command at 80 x 24; read with capture-pane, type with send-keys."""
+    """One tmux session running a command (80 x 24 unless told); read with capture-pane, type with send-keys."""
 
-    def __init__(self, command: str, env: dict[str, str]) -> None:
+    def __init__(self, command: str, env: dict[str, str], size: tuple[int, int] = (80, 24)) -> None:
         self.name = f"hotdice-test-{uuid.uuid4().hex[:8]}"
         exports = " ".join(f"{k}={v}" for k, v in env.items())
+        width, height = map(str, size)
         subprocess.run(
-            ["tmux", "new-session", "-d", "-s", self.name, "-x", "80", "-y", "24", f"env {exports} {command}"],
+            # COLUMNS and LINES, if the tmux server has them, would fix the app's size (shutil reads them first)
+            ["tmux", "new-session", "-d", "-s", self.name, "-x", width, "-y", height,
+             f"env -u COLUMNS -u LINES {exports} {command}"],
             check=True,
         )
+
+    def resize(self, width: int, height: int) -> None:
+        subprocess.run(["tmux", "resize-window", "-t", self.name, "-x", str(width), "-y", str(height)], check=True)
 
     def screen(self) -> str:
         run = subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True, text=True)
@@ -55,14 +61,17 @@ class Terminal:
         subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
 
 
+def environment(data: Path) -> dict[str, str]:
+    path = os.environ.get("PATH", "")
+    return {"HOTDICE_DATA_DIR": str(data), "TERM": "xterm-256color", "LANG": "C.UTF-8", "PATH": path}
+
+
+HOTDICE = f"{sys.executable} -m hotdice.cli"
+
+
 def test_hotdice_play_in_a_real_terminal(tmp_path: Path) -> None:
-    env = {
-        "HOTDICE_DATA_DIR": str(tmp_path),
-        "TERM": "xterm-256color",
-        "LANG": "C.UTF-8",
-        "PATH": os.environ.get("PATH", ""),
-    }
-    hotdice = f"{sys.executable} -m hotdice.cli"
+    env = environment(tmp_path)
+    hotdice = HOTDICE
     term = Terminal(f"{hotdice} play --lang en --rules farkle,entry=500", env)
     try:
         menu = term.wait_for("Rules in force: farkle,entry=500")
@@ -86,12 +95,38 @@ def test_hotdice_play_in_a_real_terminal(tmp_path: Path) -> None:
         deadline = time.monotonic() + 10
         while term.alive() and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert (tmp_path / "saved-game.json").exists()
+        assert (tmp_path / "saved-solo.json").exists()
     finally:
         term.close()
     term = Terminal(f"{hotdice} play --lang fr --resume", env)
     try:
         table = term.wait_for("Solo, dix tours")
         assert "Tour 1/10" in table and "lance" in table
+    finally:
+        term.close()
+
+
+def test_a_small_real_terminal_how_to_play_compact_dice_then_too_small(tmp_path: Path) -> None:
+    term = Terminal(f"{HOTDICE} play --lang en --rules farkle", environment(tmp_path), size=(60, 20))
+    try:
+        term.wait_for("? how to play")
+        term.keys("?")
+        term.wait_for("1. Roll: r rolls the 6 dice.")
+        term.keys("Escape")
+        term.wait_for("Solo: ten turns for the best score")
+        term.keys("Enter")  # Solo
+        term.wait_for("Turn 1/10")
+        term.keys("r")
+        screen = term.wait_for("rolls ")
+        found = re.search(r"rolls ([1-6 ]+)", screen)
+        assert found is not None
+        compact = "".join(f"[{face}]" for face in found[1].split())
+        assert compact in screen and "┌─────┐" not in screen and "too small" not in screen
+        term.resize(30, 10)
+        assert "it needs 40×15" in " ".join(term.wait_for("too small").split())
+        term.resize(80, 24)
+        assert "┌─────┐" in term.wait_for("┌─────┐")
+        term.keys("q")
+        term.wait_for("Resume the saved game")
     finally:
         term.close()

@@ -325,6 +325,25 @@ class Game:
             return Game(self.rules, self.players, self.first, self.turn_limit)
         return Game.from_position(self.rules, self.start_position, self.players)
 
+    def undone(self) -> Game:
+        """The game before its last move, replayed from :meth:`root`: the last dice that came up, or else the
+        last decision (a set-aside with the roll or bank after it). A game with no history is returned as is.
+
+        The score pad's undo: the player corrects a mistyped roll or a wrong choice; nothing is unapplied,
+        the shorter history is played again, so the result is a game the rules allow.
+        """
+        steps = list(self.history)
+        last = steps.pop() if steps else None
+        if last is not None and last.move in (ROLL, BANK) and steps and isinstance(steps[-1].move, SetAside):
+            steps.pop()  # the set-aside of the same decision
+        game = self.root()
+        for step in steps:
+            if isinstance(step.move, Roll):
+                game.apply_roll(step.move.dice)
+            else:
+                game.apply(step.move)
+        return game
+
     # -- the position, as text -----------------------------------------------------------------
 
     def position(self) -> str:

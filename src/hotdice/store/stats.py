@@ -38,6 +38,7 @@ __all__ = [
     "FarkleRate",
     "Stats",
     "Tally",
+    "daily_taken",
     "record_game",
     "statistics",
 ]
@@ -88,6 +89,14 @@ def record_game(
     return _record(session_or_store, game, player, mode, opponent, record_json, day, official)
 
 
+def daily_taken(session_or_store: Session | Store, day: date) -> bool:
+    """Whether ``day``'s daily already has its official result: a later attempt can only be unofficial."""
+    if isinstance(session_or_store, Store):
+        with session_or_store.session() as session:
+            return daily_taken(session, day)
+    return session_or_store.scalar(select(GameResult.id).where(GameResult.official_day == day)) is not None
+
+
 def _record(
     session: Session,
     game: Game,
@@ -100,8 +109,7 @@ def _record(
 ) -> GameResult:
     assert game.outcome is not None
     if day is not None and official:
-        taken = session.scalar(select(GameResult.id).where(GameResult.official_day == day))
-        official = taken is None
+        official = not daily_taken(session, day)
     turns: list[bool] = []  # per turn of the player: did it end in a farkle
     rolls: Counter[int] = Counter()
     farkles: Counter[int] = Counter()

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import random
-from datetime import datetime
+from datetime import date, datetime
+from pathlib import Path
 from typing import ClassVar
 
 from textual.app import App
@@ -18,11 +19,13 @@ from textual.screen import Screen
 
 from hotdice.game.dice import SeededDice
 from hotdice.game.rules import Rules
+from hotdice.play.daily import daily_day
 from hotdice.play.modes import Challenge, Mode, Setup, challenge, daily, pad, race, solo, together, versus
+from hotdice.store.db import data_dir
 from hotdice.tui.i18n import Translator, detect_language
 from hotdice.tui.prefs import Prefs
 from hotdice.tui.screens.menu import MenuScreen
-from hotdice.tui.session import GameKind, SaveError, Session, save_path
+from hotdice.tui.session import GameKind, SaveError, Session, save_path, saved_games
 
 __all__ = ["DEFAULT_PACE", "HotDiceApp"]
 
@@ -80,41 +83,48 @@ class HotDiceApp(App[None]):
         if session.mode is Mode.VERSUS:
             return t("mode.versus", level=t(f"level.{session.level or 'medium'}"))
         if session.mode is Mode.DAILY:
-            return t("mode.daily", day="" if setup.day is None else t.date(setup.day))
+            key = "mode.daily_unofficial" if session.unofficial else "mode.daily"
+            return t(key, day="" if setup.day is None else t.date(setup.day))
         if session.mode is Mode.CHALLENGE:
             return t("mode.challenge", code="" if setup.challenge is None else setup.challenge.code)
         return t(f"mode.{session.mode.value}")
 
-    def saved_game_label(self) -> str | None:
-        """What the saved game is, for the menu; None if there is none that can be resumed."""
-        if not save_path().exists():
-            return None
-        try:
-            session = Session.load()
-        except SaveError:
-            return None
+    def saved_game_labels(self) -> list[tuple[Path, str]]:
+        """Each saved game that can be resumed and what it is, for the menu, the latest first."""
+        labels = []
+        for path in saved_games():
+            try:
+                label = self.saved_game_label(Session.load(path))
+            except SaveError:
+                continue
+            labels.append((path, label))
+        return labels
+
+    def saved_game_label(self, session: Session) -> str:
         scores = " – ".join(self.t.number(s) for s in session.game.scores)
         return f"{self.mode_title(session)}: {scores}"
 
     # -- starting games ------------------------------------------------------------------------
 
     def choose(self, item: str) -> None:
-        """Do what a menu item says."""
+        """Do what a menu item says (the official daily asks first)."""
+        from hotdice.tui.screens.dialogs import ConfirmScreen
         from hotdice.tui.screens.forms import ChallengeCreatedScreen, ChallengeJoinScreen, NamesScreen
         from hotdice.tui.screens.settings import SettingsScreen
         from hotdice.tui.screens.stats import StatsScreen
         from hotdice.tui.screens.training import TrainingScreen
 
-        if item == "resume":
+        if item.startswith("resume:"):
             try:
-                self._open(Session.load(rng=self.rng, waits=self.prefs.hard_waits))
+                self._open(Session.load(data_dir() / item.removeprefix("resume:"), self.rng, self.prefs.hard_waits))
             except SaveError as exc:
                 self.notify(str(exc), severity="error")
+        elif item == "daily" and not self.daily_taken(daily_day(self.now)):
+            ask = self.t("daily.official_ask")
+            self.push_screen(ConfirmScreen(ask, lambda: self._start_or_say(GameKind(Mode.DAILY), confirmed=False)))
         elif item in ("solo", "race", "daily") or item.startswith("versus-"):
             level = item.removeprefix("versus-") if item.startswith("versus-") else None
-            error = self.start(GameKind(Mode.VERSUS if level else Mode(item), level=level))
-            if error is not None:
-                self.notify(error, severity="error")
+            self._start_or_say(GameKind(Mode.VERSUS if level else Mode(item), level=level), confirmed=False)
         elif item in ("together", "pad"):
             self.push_screen(NamesScreen(Mode(item)))
         elif item == "challenge-new":
@@ -130,6 +140,26 @@ class HotDiceApp(App[None]):
             self.push_screen(SettingsScreen())
         elif item == "quit":
             self.exit()
+
+    def _start_or_say(self, kind: GameKind, replace: bool = False, confirmed: bool = True) -> None:
+        """Start a game (by default one the player has said yes to), or say why it cannot start."""
+        error = self.start(kind, replace=replace, confirmed=confirmed)
+        if error is not None:
+            self.notify(error, severity="error")
+
+    def daily_taken(self, day: date) -> bool:
+        """Whether ``day``'s daily already has its official result (False if the statistics cannot be read:
+        the attempt is then asked about as an official one)."""
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from hotdice.store import Store
+        from hotdice.store.stats import daily_taken
+
+        try:
+            with Store() as store:
+                return daily_taken(store, day)
+        except (OSError, SQLAlchemyError):
+            return False
 
     def new_setup(self, kind: GameKind) -> Setup:
         """The mode's setup for ``kind``, with the app's dice; ValueError (from the modes) if it cannot be."""
@@ -158,8 +188,10 @@ class HotDiceApp(App[None]):
             setup.seed = self.dice_seed  # recorded, so that a resumed game rolls the same dice
         return setup
 
-    def start(self, kind: GameKind, *, replace: bool = False) -> str | None:
-        """Start a game of ``kind`` at the table; the reason (translated) if it cannot start."""
+    def start(self, kind: GameKind, *, replace: bool = False, confirmed: bool = False) -> str | None:
+        """Start a game of ``kind`` at the table; the reason (translated) if it cannot start. A saved game of
+        the same kind is never silently lost: the player is asked first (``confirmed``: already asked), and
+        the old save goes once they say yes. ``replace``: the form that asked for the game gives way to it."""
         try:
             setup = self.new_setup(kind)
         except ValueError as exc:
@@ -170,6 +202,19 @@ class HotDiceApp(App[None]):
             if (reason := refusal(setup.game.rules)) is not None:
                 key = "hard.penalty_too_long" if reason.penalty else "hard.too_long"
                 return self.t("hard.refused", reason=self.t(key, max=reason.max_target, target=reason.target))
+        saved = save_path(kind.slot)
+        if not confirmed and saved.exists():
+            try:
+                what = self.saved_game_label(Session.load(saved))
+            except SaveError:
+                what = None  # a save that cannot be resumed anyway is not worth a question
+            if what is not None:
+                from hotdice.tui.screens.dialogs import ConfirmScreen
+
+                ask = self.t("saved.replace_ask", what=what)
+                self.push_screen(ConfirmScreen(ask, lambda: self._start_or_say(kind, replace)))
+                return None
+        saved.unlink(missing_ok=True)
         if replace:
             self.pop_screen()
         rng = random.Random(self.rng.getrandbits(64))
@@ -179,13 +224,13 @@ class HotDiceApp(App[None]):
     def _open(self, session: Session) -> None:
         from hotdice.tui.screens.table import TableScreen
 
+        if session.setup.day is not None:
+            session.unofficial = self.daily_taken(session.setup.day)
         self.push_screen(TableScreen(session))
 
     def play_again(self, session: Session) -> None:
         self.back_to_menu()
-        error = self.start(session.kind)
-        if error is not None:
-            self.notify(error, severity="error")
+        self._start_or_say(session.kind, confirmed=False)
 
     def back_to_menu(self) -> None:
         while len(self.screen_stack) > 1:
@@ -200,8 +245,8 @@ class HotDiceApp(App[None]):
         from hotdice.store import Store
         from hotdice.store.stats import record_game
 
-        if session.resumed:
-            save_path().unlink(missing_ok=True)
+        if session.saved_at is not None:
+            session.saved_at.unlink(missing_ok=True)
         try:
             with Store() as store:
                 result = record_game(

@@ -31,17 +31,29 @@ __all__ = [
     "Session",
     "computer_spec",
     "save_path",
+    "saved_games",
 ]
 
-SAVE_FILE = "saved-game.json"
+SAVE_FILE = "saved-{slot}.json"
 SAVE_VERSION = 1
+
+
 class SaveError(ValueError):
     """A saved game that cannot be read or does not replay."""
 
 
-def save_path() -> Path:
-    """The one saved game: in the user data folder, beside the statistics ($HOTDICE_DATA_DIR overrides)."""
-    return data_dir() / SAVE_FILE
+def save_path(slot: str) -> Path:
+    """The saved game of one kind of game (its :attr:`GameKind.slot`): in the user data folder, beside the
+    statistics ($HOTDICE_DATA_DIR overrides). One per kind, as at a games table: a saved game against Hard
+    stays while a solo game is played and saved."""
+    return data_dir() / SAVE_FILE.format(slot=slot)
+
+
+def saved_games() -> list[Path]:
+    """Every saved game, the latest first (the one ``hotdice play --resume`` continues); the single
+    ``saved-game.json`` of earlier versions is among them."""
+    found = [(path.stat().st_mtime, path) for path in data_dir().glob(SAVE_FILE.format(slot="*"))]
+    return [path for _, path in sorted(found, reverse=True)]
 
 
 @dataclass(frozen=True)
@@ -54,6 +66,11 @@ class GameKind:
     roll_off: bool = False  # play together: roll a die for who starts
     code: str | None = None  # friend challenge
 
+    @property
+    def slot(self) -> str:
+        """Which saved game this kind of game has: one per mode, computer level and challenge code."""
+        return "-".join(part for part in (self.mode.value, self.level, self.code) if part)
+
 
 @dataclass
 class Session:
@@ -63,7 +80,9 @@ class Session:
     level: str | None = None  # the computer's level in a game against it
     resumed: bool = False  # continued from the saved game: finishing it clears the save
     waits: bool = False  # Hard waits for its exact play while its table is solved (the player's setting)
+    unofficial: bool = False  # a daily whose day already has its official result: said from the first screen
     rng: random.Random = field(default_factory=random.Random)
+    saved_at: Path | None = None  # the file it was resumed from
     computer: Player | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
@@ -91,8 +110,8 @@ class Session:
     # -- saving ----------------------------------------------------------------------------------
 
     def save(self, path: Path | None = None) -> Path:
-        """Write the game to the save file (the only one: it replaces any earlier save)."""
-        path = save_path() if path is None else path
+        """Write the game to its kind's save file (replacing the save it was resumed from, if elsewhere)."""
+        path = save_path(self.kind.slot) if path is None else path
         data: dict[str, Any] = {
             "saved_game": SAVE_VERSION,
             "record": self.record().to_json(),
@@ -104,12 +123,20 @@ class Session:
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
         tmp.replace(path)
+        if self.saved_at is not None and self.saved_at != path:
+            self.saved_at.unlink(missing_ok=True)
+        self.saved_at = path
         return path
 
     @classmethod
     def load(cls, path: Path | None = None, rng: random.Random | None = None, waits: bool = False) -> Session:
-        """The saved game, replayed by the engine; SaveError if it is missing, unreadable or altered."""
-        path = save_path() if path is None else path
+        """A saved game (the latest if no ``path``), replayed by the engine; SaveError if it is missing,
+        unreadable or altered."""
+        if path is None:
+            latest = saved_games()
+            if not latest:
+                raise SaveError("no saved game to resume")
+            path = latest[0]
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
@@ -144,7 +171,8 @@ class Session:
             raise SaveError(f"the saved game {path} cannot be resumed: {exc}") from None
         if game.outcome is not None:
             raise SaveError(f"the saved game {path} is already over")
-        return cls(setup, level=level, resumed=True, rng=rng if rng is not None else random.Random(), waits=waits)
+        rng = rng if rng is not None else random.Random()
+        return cls(setup, level=level, resumed=True, rng=rng, waits=waits, saved_at=path)
 
     # -- the result ------------------------------------------------------------------------------
 

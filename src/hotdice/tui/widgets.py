@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -43,7 +44,11 @@ def die_face(face: int | None) -> list[str]:
 
 
 class DiceRow(Widget):
-    """A row of dice with their keys below; picked dice in reverse with a tick, the cursor between arrows."""
+    """A row of dice with their keys below; picked dice in reverse with a tick, the cursor between arrows.
+
+    ``compact`` draws each die as ``[5]`` on one line, its key under it and the tick on a third line, for
+    terminals too small for the drawn dice (the owner sets it, with a height of 3 lines).
+    """
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "dicerow--picked",
@@ -57,17 +62,20 @@ class DiceRow(Widget):
     picked: reactive[frozenset[int]] = reactive(frozenset())
     cursor: reactive[int] = reactive(-1)  # -1: no cursor (not the player's choice)
     tone: reactive[str] = reactive("live")  # live | farkle | waiting
+    compact: reactive[bool] = reactive(False)
 
     def render(self) -> Text:
         if not self.faces:
             return Text("")
-        lines = [Text() for _ in range(6)]
         tone_style = {
             "farkle": self.get_component_rich_style("dicerow--farkle"),
             "waiting": self.get_component_rich_style("dicerow--waiting"),
         }.get(self.tone)
         picked_style = self.get_component_rich_style("dicerow--picked")
         cursor_style = self.get_component_rich_style("dicerow--cursor")
+        if self.compact:
+            return self._render_compact(tone_style, picked_style, cursor_style)
+        lines = [Text() for _ in range(6)]
         for i, face in enumerate(self.faces):
             style = picked_style if i in self.picked else tone_style
             for row, text in enumerate(die_face(face)):
@@ -81,6 +89,16 @@ class DiceRow(Widget):
                 lines[5].append(" ")
             lines[5].append(label, style=cursor_style if i == self.cursor else "")
         return Text("\n").join(lines)
+
+    def _render_compact(self, tone_style: Style | None, picked_style: Style, cursor_style: Style) -> Text:
+        faces, picks, keys = Text(), Text(), Text()
+        for i, face in enumerate(self.faces):
+            style = picked_style if i in self.picked else tone_style
+            faces.append(f"[{'?' if face is None else face}]", style=style or "")
+            key = f"›{i + 1}‹" if i == self.cursor else f" {i + 1} "
+            keys.append(key if face is not None else "   ", style=cursor_style if i == self.cursor else "")
+            picks.append(" ✓ " if i in self.picked else "   ")
+        return Text("\n").join([faces, keys, picks])
 
 
 @dataclass(frozen=True)
@@ -107,7 +125,7 @@ class Scoreboard(Widget):
     def render(self) -> Text:
         out = Text()
         current = self.get_component_rich_style("scoreboard--current")
-        width = max(self.size.width, 20)
+        width = max(self.size.width, 12)
         for line in self.lines:
             score = number(line.score, self.lang)
             marks = ("✓" if line.entered else "·") if self.show_entry else ""

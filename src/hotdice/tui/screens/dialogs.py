@@ -2,24 +2,33 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from hotdice.game.rules import Rules
-from hotdice.game.scoring import scoring_table
+from hotdice.game.scoring import CombinationKind, scoring_table
 from hotdice.play.modes import Mode, shown_rules
 from hotdice.play.words import combination_name
 from hotdice.tui.i18n import Translator
 from hotdice.tui.screens.base import HotDiceModal
 from hotdice.tui.session import Session
 
-__all__ = ["GameOverScreen", "ScoringScreen", "combination_name", "rules_summary"]
+__all__ = [
+    "ConfirmScreen",
+    "GameOverScreen",
+    "HowToPlayScreen",
+    "ScoringScreen",
+    "combination_name",
+    "how_to_play",
+    "rules_summary",
+]
 
 def rules_summary(t: Translator, rules: Rules, turns: int | None = None) -> list[str]:
     """How the game ends (after ``turns`` turns each, when the mode has them) and the house rules in force,
@@ -40,12 +49,41 @@ def rules_summary(t: Translator, rules: Rules, turns: int | None = None) -> list
     return lines
 
 
-class ScoringScreen(HotDiceModal):
-    """The scoring table of the rules in force (``?`` at the table)."""
+def scoring_columns(t: Translator, rules: Rules) -> Table:
+    """The scoring table of ``rules`` in two columns of combinations, so that it fits 80 x 24."""
+    rows = [(combination_name(t, line), t.number(line.points)) for line in scoring_table(rules)]
+    half = (len(rows) + 1) // 2
+    table = Table(box=None, pad_edge=False)
+    for number, title in enumerate(("scoring.combination", "scoring.points", "", "scoring.combination",
+                                    "scoring.points")):
+        table.add_column(t(title) if title else "", justify="right" if number in (1, 4) else "left")
+    for left, right in zip(rows[:half], [*rows[half:], ("", "")], strict=False):
+        table.add_row(left[0], left[1], "", right[0], right[1])
+    return table
+
+
+def how_to_play(t: Translator, rules: Rules) -> list[str]:
+    """A turn told step by step for a new player, worded from ``rules``: its dice, the faces that score alone,
+    then the rules in force (the end, entry, hot dice, three farkles...) as the scoring table says them."""
+    singles = [str(line.face) for line in scoring_table(rules) if line.kind is CombinationKind.SINGLE]
+    steps = [
+        t("howto.roll", dice=t.dice(rules.dice)),
+        t("howto.score", singles=t("howto.or").join(singles)),
+        t("howto.set_aside", n=rules.dice),
+        t("howto.roll_or_bank"),
+        t("howto.farkle"),
+        t("howto.hot_dice", n=rules.dice),
+    ]
+    return [*steps, "", *rules_summary(t, rules)]
+
+
+class _RulesWindow(HotDiceModal):
+    """A window about the rules in force; Esc, ?, F1 or q closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", show=False),
         Binding("question_mark", "close", show=False),
+        Binding("f1", "close", show=False),
         Binding("q", "close", show=False),
     ]
 
@@ -54,24 +92,60 @@ class ScoringScreen(HotDiceModal):
         self.rules = rules
         self.turns = turns  # the ten-turn modes: their lifted target is not shown
 
-    def compose(self) -> ComposeResult:
-        t = self.hotdice.t
-        rows = [(combination_name(t, line), t.number(line.points)) for line in scoring_table(self.rules)]
-        half = (len(rows) + 1) // 2  # two columns of combinations: the table fits 80 x 24
-        table = Table(box=None, pad_edge=False)
-        for number, title in enumerate(("scoring.combination", "scoring.points", "", "scoring.combination",
-                                        "scoring.points")):
-            table.add_column(t(title) if title else "", justify="right" if number in (1, 4) else "left")
-        for left, right in zip(rows[:half], [*rows[half:], ("", "")], strict=False):
-            table.add_row(left[0], left[1], "", right[0], right[1])
-        with Vertical(id="scoring-box", classes="dialog"):
-            yield Static(Text(t("scoring.title", rules=shown_rules(self.rules)), style="bold"))
-            yield Static(table, id="scoring-table")
-            yield Static("\n".join([t("scoring.note"), *rules_summary(t, self.rules, self.turns)]), id="scoring-rules")
-            yield Static(t("scoring.keys"), classes="dialog-keys")
-
     def action_close(self) -> None:
         self.dismiss()
+
+
+class HowToPlayScreen(_RulesWindow):
+    """How to play (``?`` or F1 on the menu): a turn step by step, the rules in force, the scoring table.
+    It scrolls when the terminal is too small for it."""
+
+    def compose(self) -> ComposeResult:
+        t = self.hotdice.t
+        with VerticalScroll(id="howto-box", classes="dialog"):
+            yield Static(Text(t("howto.title", rules=shown_rules(self.rules)), style="bold"))
+            yield Static("\n".join(how_to_play(t, self.rules)), id="howto-text")
+            yield Static(scoring_columns(t, self.rules), id="scoring-table")
+            yield Static(t("howto.keys"), classes="dialog-keys")
+
+
+class ConfirmScreen(HotDiceModal):
+    """A question before something that cannot be taken back: Enter does it, Esc goes back."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "yes", show=False),
+        Binding("escape", "no", show=False),
+        Binding("q", "no", show=False),
+    ]
+
+    def __init__(self, question: str, then: Callable[[], None]) -> None:
+        super().__init__()
+        self.question = question
+        self.then = then
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box", classes="dialog"):
+            yield Static(Text(self.question, style="bold"), id="confirm-question")
+            yield Static(self.hotdice.t("confirm.keys"), classes="dialog-keys")
+
+    def action_yes(self) -> None:
+        self.dismiss()
+        self.then()
+
+    def action_no(self) -> None:
+        self.dismiss()
+
+
+class ScoringScreen(_RulesWindow):
+    """The scoring table of the rules in force (``?`` at the table)."""
+
+    def compose(self) -> ComposeResult:
+        t = self.hotdice.t
+        with Vertical(id="scoring-box", classes="dialog"):
+            yield Static(Text(t("scoring.title", rules=shown_rules(self.rules)), style="bold"))
+            yield Static(scoring_columns(t, self.rules), id="scoring-table")
+            yield Static("\n".join([t("scoring.note"), *rules_summary(t, self.rules, self.turns)]), id="scoring-rules")
+            yield Static(t("scoring.keys"), classes="dialog-keys")
 
 
 class GameOverScreen(HotDiceModal):

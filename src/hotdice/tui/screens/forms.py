@@ -42,7 +42,13 @@ class TickBox(Checkbox):
 
 
 class NamesScreen(_Form):
-    """Names of the players, in the order of play; for play together, whether to roll for who starts."""
+    """Names of the players, in the order of play; for play together, whether to roll for who starts (F2
+    ticks it while the names keep the focus, and the key line says so)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", show=False),
+        Binding("f2", "roll_off", show=False),
+    ]
 
     def __init__(self, mode: Mode) -> None:
         super().__init__()
@@ -58,10 +64,15 @@ class NamesScreen(_Form):
             if self.mode is Mode.TOGETHER:
                 yield TickBox(t("names.roll_off"), id="roll-off")
             yield Static(id="form-error")
-            yield Static(t("names.keys"), classes="dialog-keys")
+            yield Static(t("names.keys_roll_off" if self.mode is Mode.TOGETHER else "names.keys"),
+                         classes="dialog-keys")
 
     def on_mount(self) -> None:
         self.query_one("#names", Input).focus()
+
+    def action_roll_off(self) -> None:
+        if self.mode is Mode.TOGETHER:
+            self.query_one("#roll-off", Checkbox).toggle()
 
     @on(Input.Submitted, "#names")
     def start(self, event: Input.Submitted) -> None:

@@ -15,7 +15,7 @@ from hotdice.tui.session import LEVELS
 
 __all__ = ["MENU_ITEMS", "MenuScreen"]
 
-# The items in order; "resume" shows only when a saved game can be resumed.
+# The items in order; "resume" stands for one item per saved game that can be resumed (none if none can).
 MENU_ITEMS = (
     "resume",
     "solo",
@@ -37,6 +37,7 @@ class MenuScreen(HotDiceScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "app.quit", show=False),
         Binding("escape", "app.quit", show=False),
+        Binding("question_mark,f1", "how_to_play", show=False),
     ]
 
     def compose(self) -> ComposeResult:
@@ -60,16 +61,16 @@ class MenuScreen(HotDiceScreen):
         self.query_one("#menu-title", Static).update(title)
         self.query_one("#menu-rules", Static).update(t("menu.rules", rules=str(app.rules)))
         self.query_one("#keys", Static).update(t("menu.keys"))
-        saved = app.saved_game_label()
+        saved = app.saved_game_labels()
         options = self.query_one("#menu-options", OptionList)
         highlighted = options.highlighted_option.id if options.highlighted_option is not None else None
         options.clear_options()
         for item in MENU_ITEMS:
             if item == "resume":
-                if saved is None:
-                    continue
-                label = t("menu.resume", what=saved)
-            elif item.startswith("versus-"):
+                for path, what in saved:
+                    options.add_option(Option(t("menu.resume", what=what), id=f"resume:{path.name}"))
+                continue
+            if item.startswith("versus-"):
                 label = t("menu.versus", level=t(f"level.{item.removeprefix('versus-')}"))
             elif item == "race":
                 label = t("menu.race", target=t.number(app.rules.target))
@@ -79,6 +80,11 @@ class MenuScreen(HotDiceScreen):
         ids = [o.id for o in options.options]
         options.highlighted = ids.index(highlighted) if highlighted in ids else 0
         options.focus()
+
+    def action_how_to_play(self) -> None:
+        from hotdice.tui.screens.dialogs import HowToPlayScreen
+
+        self.app.push_screen(HowToPlayScreen(self.hotdice.rules))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id is not None:

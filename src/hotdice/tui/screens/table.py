@@ -17,7 +17,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, RichLog, Static
 from textual.worker import Worker, get_current_worker
 
@@ -52,7 +52,8 @@ __all__ = ["TableScreen"]
 
 # Which of a batch of events is the moment shown above the dice (highest first).
 _STATUS_WIDTH = 50  # the status lines' room at 80 columns
-_LEAST_SIZE = (80, 24)  # the table is laid out for this terminal size and up
+_FULL_SIZE = (80, 24)  # the table is laid out for this terminal size and up
+_LEAST_SIZE = (40, 15)  # and in compact form (dice as [5]) down to this one
 _MOMENT_RANK = {
     EventKind.GAME_OVER: 9,
     EventKind.PENALTY: 8,
@@ -79,6 +80,10 @@ class GameLog(RichLog, can_focus=False):
     """The game's log: told from the engine's events; never takes the keys from the table."""
 
 
+class CoachList(VerticalScroll, can_focus=False):
+    """The coach's choices, best first: every one of them, scrolled with PgUp/PgDn when they do not fit."""
+
+
 class TableScreen(HotDiceScreen):
     """One game at the table, until it ends (then the results) or the player leaves (then it is saved)."""
 
@@ -91,6 +96,9 @@ class TableScreen(HotDiceScreen):
         Binding("r", "roll", show=False),
         Binding("b", "bank", show=False),
         Binding("h", "hint", show=False),
+        Binding("pageup", "coach_scroll(-1)", show=False),
+        Binding("pagedown", "coach_scroll(1)", show=False),
+        Binding("ctrl+z", "undo", show=False),  # the score pad; ctrl+z reaches the table while typing dice
         Binding("question_mark", "scoring", show=False),
         Binding("q", "leave", show=False),
         Binding("escape", "leave", show=False),
@@ -112,6 +120,7 @@ class TableScreen(HotDiceScreen):
         self.hard_status: Status | None = None  # the background solve of Hard's table, until it is ready
         self.finished = False
         self.leaving = False
+        self.compact = False  # the terminal is smaller than the table's full layout
 
     def compose(self) -> ComposeResult:
         yield Static(id="table-title")
@@ -124,7 +133,8 @@ class TableScreen(HotDiceScreen):
                 yield Static(id="solver")
                 yield Static(id="message")
                 yield Input(id="pad-input", disabled=True)
-                yield Static(id="advice")
+                with CoachList(id="advice"):
+                    yield Static(id="advice-text")
         yield GameLog(id="log", wrap=True, markup=False, max_lines=500)
         yield Static(id="too-small")
         yield Static(id="keys")
@@ -132,7 +142,7 @@ class TableScreen(HotDiceScreen):
     def on_mount(self) -> None:
         log = self.query_one("#log", RichLog)
         self.query_one("#pad-input", Input).display = False
-        self.query_one("#advice", Static).display = False
+        self.query_one("#advice", CoachList).display = False
         self.query_one("#solver", Static).display = False
         t = self.hotdice.t
         off = self.session.setup.roll_off
@@ -270,11 +280,16 @@ class TableScreen(HotDiceScreen):
         self.draw()
 
     def fit(self) -> None:
-        """Below the size the table is laid out for, say so plainly instead of showing a garbled table."""
+        """Below the size the table is laid out for, the compact table (dice as ``[5]``, a narrower scoreboard,
+        a shorter log); below the compact one's least size, say so plainly instead of showing a garbled table."""
         (width, height), (least_width, least_height) = self.app.size, _LEAST_SIZE
         small = width < least_width or height < least_height
-        for part in self.query("#table-title, #table-body, #log"):
+        self.compact = not small and (width < _FULL_SIZE[0] or height < _FULL_SIZE[1])
+        self.set_class(self.compact, "-compact")
+        self.query_one("#dice", DiceRow).compact = self.compact
+        for part in self.query("#table-title, #table-body"):
             part.display = not small
+        self.query_one("#log").display = not small and not (self.compact and self.advice is not None)  # room
         notice = self.query_one("#too-small", Static)
         notice.display = small
         if small:
@@ -362,16 +377,19 @@ class TableScreen(HotDiceScreen):
         elif not waiting_for_dice and pad.display:
             pad.display = False
             pad.disabled = True
-        advice = self.query_one("#advice", Static)
-        advice.display = self.advice is not None
+        self.query_one("#advice", CoachList).display = self.advice is not None
         if self.advice is not None:
-            advice.update(self.advice)
+            self.query_one("#advice-text", Static).update(self.advice)
         # keys
         n = rules.dice
         if game.outcome is not None:
             keys = t("over.keys")
         elif self.session.computer_to_act() or self.computer_running:
             keys = t("table.keys_computer")
+        elif self.session.mode is Mode.PAD:
+            keys = t("table.keys_pad", n=n)
+        elif self.app.size.width < _FULL_SIZE[0]:
+            keys = t("table.keys_compact", n=n)
         else:
             keys = t("table.keys", n=n)
         self.query_one("#keys", Static).update(keys, layout=False)
@@ -537,12 +555,30 @@ class TableScreen(HotDiceScreen):
         self.message = ""
         self.sync()
 
+    def action_undo(self) -> None:
+        """The score pad: take back the last typed roll or decision (the engine replays the game without it)."""
+        game = self.session.game
+        if self.session.mode is not Mode.PAD or not game.history:
+            return
+        self.session.setup.game = game.undone()
+        self.told = len(self.session.game.events)
+        self.picked.clear()
+        self.dead_roll = None
+        self.moment = ("", "")
+        self.query_one("#log", RichLog).write(self.hotdice.t("log.undone"))
+        self.say("")
+        self.sync()
+
     def action_hint(self) -> None:
         if not self.human_to_act():
             return
         self.advice = Text(self.hotdice.t("table.hint_thinking"), style="italic")
         self.draw()
         self.think(self.session.game.clone(), len(self.session.game.history))
+
+    def action_coach_scroll(self, pages: int) -> None:
+        coach = self.query_one("#advice", CoachList)
+        (coach.scroll_page_down if pages > 0 else coach.scroll_page_up)(animate=False)
 
     @work(thread=True, exclusive=True, group="hint")
     def think(self, game: Game, moment: int) -> None:
@@ -559,7 +595,9 @@ class TableScreen(HotDiceScreen):
         text = Text(t("table.hint_title", measure=t(f"measure.{advice.measure}")), style="bold")
         if status is not None and not status.ready:
             text.append("\n" + self._solver_line(status, "table.coach_working"), style="italic")
-        for number, choice in enumerate(advice.choices[:3]):
+        if len(advice.choices) > 2:  # more than the list's least height shows
+            text.append(" · " + t("table.hint_scroll"), style="")
+        for number, choice in enumerate(advice.choices):
             if choice.set_aside is None:
                 what = t(f"hint.{choice.then}")
             else:
