@@ -16,8 +16,8 @@ from tests.tui.test_tui import make_app, menu, press, screen_text, settle
 EXPLAINED = {
     "en": ["Right!", "What scores: 1 1 1 → Three 1s = 1,000 · 5 → A 5 = 50", "Nothing else scores (2 3)."],
     "fr": [
-        "Juste !",
-        "Ce qui marque : 1 1 1 → Trois 1 = 1\u202f000 · 5 → Un 5 = 50",
+        "Juste\u202f!",
+        "Ce qui marque\u00a0: 1 1 1 → Trois 1 = 1\u202f000 · 5 → Un 5 = 50",
         "Le reste ne marque rien (2 3).",
     ],
 }

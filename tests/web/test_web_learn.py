@@ -31,12 +31,12 @@ GUIDED = {
     ],
     "fr": [
         "Un tour commence avec les 6 dés en main.",
-        "Vous avez lancé 1 3 3 3 2 6. Ce qui marque : 3 3 3 → Trois 3 = 300 ; 1 → Un 1 = 100. "
+        "Vous avez lancé 1 3 3 3 2 6. Ce qui marque\u00a0: 3 3 3 → Trois 3 = 300\u202f; 1 → Un 1 = 100. "
         "Le reste ne marque rien (2 6).",
-        "Mettez de côté les dés qui marquent : 1 3 3 3 pour 400. Total du tour : 400. 2 dés restent en main.",
-        "Vous avez lancé 5 1. Ce qui marque : 1 → Un 1 = 100 ; 5 → Un 5 = 50.",
-        "Main pleine ! Tous les dés ont marqué : les 6 reviennent en main",
-        "Vous avez lancé 2 2 3 4 6 6 : rien ne marque. Farkle ! Le total du tour, 550, est perdu",
+        "Mettez de côté les dés qui marquent\u00a0: 1 3 3 3 pour 400. Total du tour\u00a0: 400. 2 dés restent en main.",
+        "Vous avez lancé 5 1. Ce qui marque\u00a0: 1 → Un 1 = 100\u202f; 5 → Un 5 = 50.",
+        "Main pleine\u202f! Tous les dés ont marqué\u00a0: les 6 reviennent en main",
+        "Vous avez lancé 2 2 3 4 6 6\u00a0: rien ne marque. Farkle\u202f! Le total du tour, 550, est perdu",
         "Voilà un tour complet.",
     ],
 }
@@ -166,12 +166,12 @@ QUIZ = {
         "Best: roll on.",
     ),
     "fr": (
-        "Bravo !",
+        "Bravo\u202f!",
         "Pas tout à fait.",
-        "Ce qui marque : 1 1 1 → Trois 1 = 1\u202f000 ; 5 → Un 5 = 50. Le reste ne marque rien (2 3).",
-        "Série : {n} · meilleure {best}",
+        "Ce qui marque\u00a0: 1 1 1 → Trois 1 = 1\u202f000\u202f; 5 → Un 5 = 50. Le reste ne marque rien (2 3).",
+        "Série\u00a0: {n} · meilleure {best}",
         "Encaisser maintenant = 300 points. Relancer = {roll} points espérés (27,8\u202f% de risque",
-        "Le mieux : relancer.",
+        "Le mieux\u00a0: relancer.",
     ),
 }
 
