@@ -27,7 +27,8 @@ from hotdice.analysis.coach import advise
 from hotdice.game.engine import Phase, Roll, bank_refusal
 from hotdice.game.rules import Rules
 from hotdice.game.variants import VARIANTS
-from hotdice.play.modes import Mode
+from hotdice.play.modes import Challenge, Mode
+from hotdice.play.names import DefaultName
 from hotdice.play.players import PLAYERS
 from hotdice.store import Store
 from hotdice.tui.app import HotDiceApp
@@ -37,7 +38,7 @@ from hotdice.tui.screens.menu import MenuScreen
 from hotdice.tui.screens.settings import SettingsScreen
 from hotdice.tui.screens.table import TableScreen
 from hotdice.tui.screens.training import TrainingScreen
-from hotdice.tui.session import SaveError, Session, computer_spec, save_path
+from hotdice.tui.session import GameKind, SaveError, Session, computer_spec, save_path
 
 SNAPSHOTS = Path(__file__).parent / "snapshots_tui"
 UPDATE = os.environ.get("HOTDICE_UPDATE_SNAPSHOTS") == "1"
@@ -440,6 +441,59 @@ def test_quitting_saves_and_resume_continues() -> None:
             Session.load()
 
     asyncio.run(run())
+
+
+def test_a_game_saved_in_english_resumes_all_in_french() -> None:
+    """The saved game holds the default names as codes: resumed in French, they are French."""
+
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "versus-easy")
+            screen = table(app)
+            while screen.session.game.turns_played[1] < 1 or not screen.human_to_act():  # the computer played
+                await press(pilot, *keys_for(screen, 300))
+            assert "You" in screen_text(app) and "Computer" in screen_text(app)
+            await press(pilot, "q")
+        resumed = Session.load()
+        assert resumed.game.players == ("You", "Computer"), "the record keeps the English words"
+        app = make_app(lang="fr", resume=resumed)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            text = screen_text(app)
+            log = "\n".join(str(line.text) for line in table(app).query_one("#log").lines)
+            assert "Vous" in text and "Ordinateur" in text and "Ordinateur : lance" in log
+            for english in ("You", "Computer", "rolls", "banks"):
+                assert english not in text and english not in log, english
+
+    asyncio.run(run())
+
+
+def test_a_saved_challenge_is_labelled_with_french_spacing() -> None:
+    async def run() -> None:
+        code = Challenge.new("farkle", rng=random.Random(3)).code
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert app.start(GameKind(Mode.CHALLENGE, code=code)) is None
+            await settle(pilot)
+            await press(pilot, "q")
+        app = make_app(lang="fr")
+        async with app.run_test(size=(100, 24)) as pilot:
+            await settle(pilot)
+            assert f"(Défi entre amis {code} : 0)" in screen_text(app)
+
+    asyncio.run(run())
+
+
+def test_names_left_as_offered_are_defaults_and_typed_ones_are_kept() -> None:
+    app = make_app(lang="fr")
+    names, defaults = app.typed_names(("Vous", "Joueur 2", "Léa"))
+    assert names == ("You", "Player 2", "Léa")
+    assert defaults == (DefaultName("you"), DefaultName("player", 2), None)
+    app.prefs.name = "Ann"
+    assert app.typed_names(("Ann", "Vous")) == (("Ann", "Vous"), (None, None))
 
 
 def test_ctrl_q_in_a_game_saves_it() -> None:
