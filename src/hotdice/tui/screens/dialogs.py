@@ -120,10 +120,8 @@ class GameOverScreen(HotDiceModal):
         elif self.session.computer is not None:
             computer = self.session.setup.computer
             assert computer is not None
-            if winners == (computer,):
-                headline = t("over.computer_wins", name=names[computer])
-            else:
-                headline = t("over.you_win")
+            won = winners == (computer,)
+            headline = t("over.computer_wins", name=names[computer]) if won else t("over.you_win")
         elif len(winners) == 1:
             headline = t("over.winner", name=names[winners[0]])
         else:
