@@ -34,6 +34,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import select
 from starlette.websockets import WebSocketDisconnect
 
 from hotdice.analysis import coach
@@ -48,7 +49,7 @@ from hotdice.play.daily import daily_seed
 from hotdice.play.modes import ten_turn_rules
 from hotdice.play.players import make_player, play_game
 from hotdice.store import GameResult
-from hotdice.store.web_models import WebChallenge, WebGame
+from hotdice.store.web_models import WebChallenge, WebGame, WebPlayer
 from hotdice.web import Settings, create_app
 from hotdice.web.errors import KeyRevealed
 from hotdice.web.i18n import CATALOGS
@@ -993,8 +994,35 @@ def test_the_french_interface(alice: TestClient) -> None:
     assert '<html lang="fr">' in page and "Règles maison" in page
     assert alice.get("/lang/fr", params={"next": "https://evil.example"}, follow_redirects=False).headers[
         "location"] == "/"
-    view = new_game(alice, mode="versus", level="hard")
-    assert view["players"][1]["name"] == "Ordinateur (Difficile)"
+    view = new_game(alice, mode="versus", level="hard")  # the names are codes, worded by the page
+    assert [p["name"] for p in view["players"]] == ["Player", "Computer (Hard)"]
+    assert [p["default"] for p in view["players"]] == [{"code": "player"}, {"code": "computer", "level": "hard"}]
+
+
+def test_a_game_started_in_english_is_shown_in_french_with_french_names(alice: TestClient, bob: TestClient,
+                                                                         app: FastAPI) -> None:
+    """Nothing stored is in the language the game was started in: the device's player has no name (not
+    "Player"), each seat's default name is a code, and a French page words them all in French."""
+    english = {"accept-language": "en"}
+    together = new_game(alice, mode="together", names=[None, None, "Léa"], rules="farkle,target=500")
+    assert [(p["name"], p["default"]) for p in together["players"]] == [
+        ("Player", {"code": "player"}), ("Player 2", {"code": "player", "n": 2}), ("Léa", None)]
+    alice.post("/api/daily", headers=english)
+    daily = alice.get("/api/daily", headers=english).json()
+    play_out(alice, alice.get(f"/api/games/{daily['playing']}").json())
+    with app.state.db.session() as session:
+        assert session.scalars(select(WebPlayer.name)).all() == [""]  # not the English "Player"
+    alice.cookies.set("hotdice_lang", "fr")
+    board = alice.get("/daily").text
+    assert "<td>Joueur <span" in board and "Player" not in board
+    code = alice.post("/api/tables", json={}).json()["code"]
+    lobby = alice.get(f"/t/{code}").text
+    assert "<li>Joueur <span" in lobby and "Player" not in lobby
+    bob.post("/api/me", json={"name": "Bob"})
+    bob.post(f"/api/tables/{code}/join", json={})
+    game = alice.post(f"/api/tables/{code}/start").json()["game"]
+    shown = alice.get(f"/api/games/{game}").json()["players"]
+    assert [(p["name"], p["default"]) for p in shown] == [("Player 1", {"code": "player", "n": 1}), ("Bob", None)]
 
 
 def test_hotdice_serve_refuses_a_bad_port_in_one_line(tmp_path: Path) -> None:

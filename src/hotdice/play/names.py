@@ -41,8 +41,11 @@ class DefaultName:
         return word if self.level is None else f"{word} ({self.level.capitalize()})"
 
     def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, **({} if self.n is None else {"n": self.n}),
-                **({} if self.level is None else {"level": self.level})}
+        return {
+            "code": self.code,
+            **({} if self.n is None else {"n": self.n}),
+            **({} if self.level is None else {"level": self.level}),
+        }
 
     @classmethod
     def from_json(cls, data: Any) -> DefaultName | None:

@@ -32,6 +32,17 @@ class Translator:
         text = self.catalog.get(key) or CATALOGS["en"].get(key) or key
         return text.format(**params) if params else text
 
+    def seat_name(self, name: str, default: dict[str, Any] | None = None) -> str:
+        """A seat's name as shown: one nobody chose (``default``, its code: :mod:`hotdice.play.names`; or a
+        stored name left empty) in this language, a chosen one as it was typed. hd.js ``seatName`` says the same."""
+        if default is None:
+            return name or self("home.default_name")
+        if default.get("code") == "computer":
+            level = default.get("level")
+            return self("name.computer", level=self(f"level.{level}")) if level else self("game.computer")
+        n = default.get("n")
+        return self("home.player_n", n=n) if n else self("home.default_name")
+
     def number(self, value: int) -> str:
         """10 000 in French (narrow no-break space), 10,000 in English."""
         return f"{value:,}".replace(",", "\u202f" if self.lang == "fr" else ",")

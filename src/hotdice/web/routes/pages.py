@@ -47,8 +47,9 @@ def render_error(request: Request, status: int, reason: str) -> HTMLResponse:
     return render(request, t, "error.html", status=status, status_code=status, reason=reason)
 
 
-def _name(visitor: WebPlayer | None, t: Translator) -> str:
-    return visitor.name if visitor is not None else t("home.default_name")
+def _name(visitor: WebPlayer | None) -> str:
+    """The name the visitor chose; "" for none (the page shows the default name, in its language)."""
+    return visitor.name if visitor is not None else ""
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -56,7 +57,7 @@ def home(request: Request, t: TranslatorDep, visitor: VisitorDep) -> HTMLRespons
     rules = Rules.parse(visitor.rules if visitor is not None else "farkle")
     # Hard's choice to wait for its exact play is offered where it would wait: its table is not at hand yet.
     hard_unsolved = affordable(rules) and not solved(rules)
-    return render(request, t, "home.html", name=_name(visitor, t), rules=str(rules), target=rules.target,
+    return render(request, t, "home.html", name=_name(visitor), rules=str(rules), target=rules.target,
                   day=daily_day().isoformat(), presets=VARIANTS, hard_unsolved=hard_unsolved)
 
 
@@ -99,7 +100,7 @@ def table_page(request: Request, code: Code, t: TranslatorDep, session: SessionD
     if data["code"] != code:
         return RedirectResponse(f"/t/{data['code']}", status_code=307)
     if data["game"] is None:
-        return render(request, t, "lobby.html", table=data, name=_name(visitor, t))
+        return render(request, t, "lobby.html", table=data, name=_name(visitor))
     view = games.show(session, data["game"], None if visitor is None else visitor.id, since=0)
     return render(request, t, "table.html", view=view, live=True, table=data)
 

@@ -28,7 +28,7 @@ from hotdice.play.ranking import compare
 from hotdice.store.web_models import WebChallenge, WebGame, WebPlayer
 from hotdice.web.db import hold
 from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound
-from hotdice.web.services.games import human_seat, new_game_row, player_name
+from hotdice.web.services.games import human_seat, new_game_row, own_name, player_name
 from hotdice.web.services.reveal import aware
 
 __all__ = ["OPEN_DAYS", "close", "commitment", "create", "find", "is_closed", "play", "results"]
@@ -86,8 +86,9 @@ def play(session: Session, player: WebPlayer, code: str) -> WebGame:
     if is_closed(found):
         raise Conflict(f"challenge {found.code} is closed: see its results")
     key = bytes.fromhex(found.dice_key)
-    setup = dataclasses.replace(challenge(found.code, player.name), dice=SeededDice(key), seed=key)
-    row = new_game_row(setup, player, [human_seat()], challenge_code=found.code)
+    name, default = own_name(player)
+    setup = dataclasses.replace(challenge(found.code, name), dice=SeededDice(key), seed=key)
+    row = new_game_row(setup, player, [human_seat(default=default)], challenge_code=found.code)
     try:
         with session.begin_nested():
             session.add(row)
@@ -124,7 +125,7 @@ def results(session: Session, code: str, player: WebPlayer | None, now: datetime
     names = {g.id: player_name(g) for g in games}
     closed = is_closed(found, now)
     ranked_games = [g for g in games if g.over or closed]
-    entries = [(Result(names[g.id], g.score, g.turns, Mode.CHALLENGE, finished=g.over), g) for g in ranked_games]
+    entries = [(Result(names[g.id][0], g.score, g.turns, Mode.CHALLENGE, finished=g.over), g) for g in ranked_games]
     game_of = {id(result): g for result, g in entries}
     ranked = compare(result for result, _ in entries)
     mine = next((g for g in games if player is not None and g.owner_id == player.id), None)
@@ -139,13 +140,18 @@ def results(session: Session, code: str, player: WebPlayer | None, now: datetime
             {
                 "rank": r.rank,
                 "name": r.result.name,
+                "default": names[game_of[id(r.result)].id][1],  # a name nobody chose: the page words it
                 "score": r.result.score,
                 "finished": r.result.finished,
                 "you": player is not None and game_of[id(r.result)].owner_id == player.id,
             }
             for r in ranked
         ],
-        "playing": [{"name": names[g.id], "turns": g.turns} for g in games if not g.over and not closed],
+        "playing": [
+            {"name": names[g.id][0], "default": names[g.id][1], "turns": g.turns}
+            for g in games
+            if not g.over and not closed
+        ],
         "commitment": commitment(found),
         "dice_key": found.dice_key if closed else None,
     }

@@ -16,6 +16,7 @@ from hotdice.game.engine import MAX_PLAYERS
 from hotdice.game.rules import Rules, RulesError
 from hotdice.play.codes import ALPHABET
 from hotdice.play.modes import together
+from hotdice.play.names import DefaultName
 from hotdice.store.web_models import WebPlayer, WebTable, WebTableSeat
 from hotdice.web.db import hold
 from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound
@@ -102,9 +103,12 @@ def start(session: Session, code: str, player: WebPlayer) -> WebTable:
         raise Conflict("an online table needs at least 2 players: share the code")
     host = session.get(WebPlayer, table.host_id)
     assert host is not None
-    setup = together(Rules.parse(table.rules), [s.name for s in seats], hold_roll_off=table.roll_off)
-    row = new_game_row(setup, host, [human_seat(s.player_id) for s in seats], mode=ONLINE,
-                       table_code=table.code)
+    # A seat of a host who chose no name is stored without one: the game names it "Player n", worded when shown.
+    defaults = [None if s.name else DefaultName("player", s.seat + 1) for s in seats]
+    names = [s.name if d is None else d.english() for s, d in zip(seats, defaults, strict=True)]
+    setup = together(Rules.parse(table.rules), names, hold_roll_off=table.roll_off)
+    row = new_game_row(setup, host, [human_seat(s.player_id, d) for s, d in zip(seats, defaults, strict=True)],
+                       mode=ONLINE, table_code=table.code)
     session.add(row)
     session.flush()
     table.game_id = row.id
@@ -126,7 +130,7 @@ def state(session: Session, code: str, viewer: WebPlayer | None) -> dict[str, An
         "code": table.code,
         "rules": table.rules,
         "roll_off": table.roll_off,
-        "host": next((s.name for s in seats if s.player_id == table.host_id), ""),
+        "host": next((s.name for s in seats if s.player_id == table.host_id), ""),  # "": no name chosen
         "you_host": table.host_id == viewer_id,
         "seated": any(s.player_id == viewer_id for s in seats),
         "seats": [{"name": s.name, "you": s.player_id == viewer_id} for s in seats],

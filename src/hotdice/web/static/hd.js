@@ -13,6 +13,14 @@ const HD = (() => {
     return text.replace(/\{(\w+)\}/g, (all, name) => (name in params ? String(params[name]) : all));
   }
 
+  /** A seat's name as shown: one nobody chose (its code: hotdice.play.names) in this page's language, a chosen
+      one as it was typed. */
+  function seatName(name, code) {
+    if (!code) return name;
+    if (code.code === "computer") return code.level ? t("name.computer", { level: t(`level.${code.level}`) }) : t("game.computer");
+    return code.n ? t("home.player_n", { n: code.n }) : t("home.default_name");
+  }
+
   function num(n) { return numberFormat.format(n); }
   function pct(p) { return (100 * p).toLocaleString(lang === "fr" ? "fr-FR" : "en-US", { maximumFractionDigits: 1, minimumFractionDigits: 1 }) + "\u202f%"; }
 
@@ -116,5 +124,5 @@ const HD = (() => {
     toast(t("js.copied"));
   });
 
-  return { t, num, pct, api, toast, dieSVG, miniDice, escapeHTML, go, busy, reducedMotion, lang, ApiError };
+  return { t, seatName, num, pct, api, toast, dieSVG, miniDice, escapeHTML, go, busy, reducedMotion, lang, ApiError };
 })();
