@@ -203,13 +203,11 @@ def create(
         table = Rules.parse(rules if rules is not None else owner.rules)
     except RulesError as exc:
         raise BadRequest(f"bad rules: {exc}", because=exc) from None
-    people, defaults = [], []
+    people: list[str] = []
+    defaults: list[DefaultName | None] = []
     for n, typed in enumerate(names or [None], start=1):
-        if typed is not None:
-            people.append(clean_name(typed))
-            defaults.append(None)
-            continue
-        name, default = own_name(owner) if n == 1 else (None, DefaultName("player", n))
+        name, default = (clean_name(typed), None) if typed is not None else own_name(owner) if n == 1 else (
+            "", DefaultName("player", n))
         people.append(name if default is None else default.english())
         defaults.append(default)
     humans = [human_seat(default=d) for d in defaults]
