@@ -469,6 +469,24 @@ def test_the_french_interface(open_page: Open) -> None:
     expect(page.locator("legend")).to_have_text("Règles maison")
 
 
+def test_a_game_started_in_english_is_all_french_in_french(open_page: Open) -> None:
+    """The default names are codes: the same game shown in French names its players in French."""
+    page = open_page()
+    page.goto("/")
+    set_rules(page, "farkle")
+    page.get_by_role("button", name="Easy").click()
+    page.wait_for_url("**/play/**")
+    page.get_by_role("button", name="Roll 6").click()
+    expect(page.locator("#log")).to_contain_text("Player rolls")
+    path = page.evaluate("location.pathname")
+    page.goto(f"/lang/fr?next={path}")
+    expect(page.locator("#scores")).to_contain_text("L’ordinateur (Facile)")
+    expect(page.locator("#log")).to_contain_text("Joueur lance")
+    text = page.evaluate("document.body.innerText")
+    for english in ("Player", "Computer", "Easy", "rolls"):
+        assert english not in text, english
+
+
 def test_a_phone_sized_screen(open_page: Open) -> None:
     page = open_page(viewport=PHONE, motion="no-preference")
     page.goto("/")
