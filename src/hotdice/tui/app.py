@@ -257,6 +257,13 @@ class HotDiceApp(App[None]):
             return
         self.last_record_note = self.t("over.recorded" if result.official else "over.unofficial")
 
+    def action_help_quit(self) -> None:
+        """Ctrl+C (which Textual does not quit on) says how to quit, in the player's language."""
+        for key, active in self.active_bindings.items():
+            if active.binding.action in ("quit", "app.quit"):
+                self.notify(self.t("quit.how", key=key), title=self.t("quit.title"))
+                return
+
     async def action_quit(self) -> None:
         """Quit; a game in progress is saved first, to be resumed with ``hotdice play --resume``."""
         from hotdice.tui.screens.table import TableScreen

@@ -42,9 +42,11 @@ def render(request: Request, t: Translator, template: str, status: int = 200, **
     return templates.TemplateResponse(request, template, {**base, **context}, status_code=status)
 
 
-def render_error(request: Request, status: int, reason: str) -> HTMLResponse:
+def render_error(request: Request, status: int, reason: str | WebError) -> HTMLResponse:
+    """The error page, in the request's language: a refusal worded from what it carries, else as it is."""
     t = Translator(pick_language(request.cookies.get(COOKIE), request.headers.get("accept-language")))
-    return render(request, t, "error.html", status=status, status_code=status, reason=reason)
+    shown = reason.worded(t) if isinstance(reason, WebError) else reason
+    return render(request, t, "error.html", status=status, status_code=status, reason=shown)
 
 
 def _name(visitor: WebPlayer | None) -> str:

@@ -73,7 +73,7 @@ def find(session: Session, code: str) -> WebChallenge:
         raise BadRequest(str(exc), because=exc) from None
     found = session.get(WebChallenge, parsed.code)
     if found is None:
-        raise NotFound(f"no challenge {parsed.code} on this server: check the code you were sent")
+        raise NotFound.said("error.no_challenge", code=parsed.code)
     return found
 
 
@@ -84,7 +84,7 @@ def play(session: Session, player: WebPlayer, code: str) -> WebGame:
     if mine is not None:
         return mine
     if is_closed(found):
-        raise Conflict(f"challenge {found.code} is closed: see its results")
+        raise Conflict.said("error.challenge_closed", code=found.code)
     key = bytes.fromhex(found.dice_key)
     name, default = own_name(player)
     setup = dataclasses.replace(challenge(found.code, name), dice=SeededDice(key), seed=key)

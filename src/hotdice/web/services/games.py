@@ -222,7 +222,8 @@ def create(
                     raise BadRequest(f"unknown level '{level}': easy, medium or hard")
                 if level == "hard":
                     if (reason := refusal(table)) is not None:
-                        raise BadRequest(f"Hard cannot play these rules exactly: {reason}; choose Medium")
+                        key = "error.hard_penalty_too_long" if reason.penalty else "error.hard_too_long"
+                        raise BadRequest.said(key, max=reason.max_target, target=reason.target)
                     SOLVER.request("two", table)  # in the background: the table's view tells how far it is
                 computer = DefaultName("computer", level=level).english()
                 setup = versus(table, people[0], computer, hold_roll_off=roll_off)
@@ -280,10 +281,10 @@ def find(session: Session, game_id: str) -> WebGame:
     """The stored game of an id, without rebuilding it: a row of its own, outside the session's identity map
     (see :data:`_READ`)."""
     if GAME_ID.fullmatch(game_id) is None:  # not sent to the database (PostgreSQL refuses a NUL byte: a 500)
-        raise NotFound("no game here: a game's id has 16 letters, digits, - or _; check the link")
+        raise NotFound.said("error.game_id")
     found = session.connection().execute(_READ, {"game_id": game_id}).one_or_none()
     if found is None:
-        raise NotFound(f"no game '{game_id}' here: check the link")
+        raise NotFound.said("error.no_game", id=game_id)
     return WebGame(**found._mapping)
 
 

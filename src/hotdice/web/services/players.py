@@ -131,11 +131,11 @@ def clean_name(name: str) -> str:
     """A display name: trimmed, 1 to MAX_NAME characters, no control characters."""
     cleaned = " ".join(name.split())
     if not cleaned:
-        raise BadRequest("a name cannot be empty")
+        raise BadRequest.said("error.name_empty")
     if len(cleaned) > MAX_NAME:
-        raise BadRequest(f"a name has at most {MAX_NAME} characters")
+        raise BadRequest.said("error.name_long", max=MAX_NAME)
     if any(not c.isprintable() for c in cleaned):
-        raise BadRequest("a name cannot hold control characters")
+        raise BadRequest.said("error.name_control")
     return cleaned
 
 

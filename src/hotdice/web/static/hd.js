@@ -24,9 +24,36 @@ const HD = (() => {
   function num(n) { return numberFormat.format(n); }
   function pct(p) { return (100 * p).toLocaleString(lang === "fr" ? "fr-FR" : "en-US", { maximumFractionDigits: 1, minimumFractionDigits: 1 }) + "\u202f%"; }
 
+  /** A refusal of the engine, the rules or the modes ({code, values}: hotdice.game.refusals) worded from the
+      catalogue, as hotdice.i18n words it: {x:dice} faces side by side, {x:or} choices joined by "or", {x:list}
+      names joined by commas, a refusal among the values worded in turn; null if the catalogue has no words for it. */
+  function refusal(r) {
+    const text = r && catalog[`refusal.${r.code}`];
+    if (text === undefined || text === null) return null;
+    const values = r.values || {};
+    return text.replace(/\{(\w+)(?::(\w+))?\}/g, (all, key, spec) => {
+      if (!(key in values)) return all;
+      const value = values[key];
+      if (value && typeof value === "object" && !Array.isArray(value)) return refusal(value) ?? all;
+      if (spec === "dice") return value.join("");
+      if (spec === "or") return value.join(lang === "fr" ? " ou " : " or ");
+      if (spec === "list") return value.join(", ");
+      return String(value);
+    });
+  }
+
+  /** Why the server refused, in this page's language: its refusal or its message (a catalogue key and values)
+      when it carries one the catalogue words, else the server's own sentence. */
+  function reasonOf(body, status) {
+    const refused = body && refusal(body.refusal);
+    if (refused) return body.refusal.bank ? t("refusal.cannot_bank", { reason: refused }) : refused;
+    if (body && body.message && body.message.key in catalog) return t(body.message.key, body.message.values);
+    return (body && body.detail) || `HTTP ${status}`;
+  }
+
   class ApiError extends Error {
     constructor(status, body) {
-      super((body && body.detail) || `HTTP ${status}`);
+      super(reasonOf(body, status));
       this.status = status;
       this.body = body || {};
     }
@@ -124,5 +151,5 @@ const HD = (() => {
     toast(t("js.copied"));
   });
 
-  return { t, seatName, num, pct, api, toast, dieSVG, miniDice, escapeHTML, go, busy, reducedMotion, lang, ApiError };
+  return { t, refusal, seatName, num, pct, api, toast, dieSVG, miniDice, escapeHTML, go, busy, reducedMotion, lang, ApiError };
 })();

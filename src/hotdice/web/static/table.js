@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const { t, seatName, num, pct, api, toast, dieSVG, miniDice, escapeHTML, reducedMotion } = HD;
+  const { t, refusal, seatName, num, pct, api, toast, dieSVG, miniDice, escapeHTML, reducedMotion } = HD;
   const $ = (id) => document.getElementById(id);
   const root = $("table");
   const live = root.dataset.live === "1";
@@ -146,20 +146,20 @@
         selection = t("table.selection", { keep: option.keep.split("").join(" "), points: `<strong>+${num(option.points)}</strong>`, total: num(view.turn_total + option.points) });
         canRoll = !option.wins;
         canBank = option.bank === null;
-        why = option.bank || "";
+        why = refusal(option.bank_refusal) || option.bank || "";
         risk = option.wins ? null : option.risk;
         bankTotal = view.turn_total + option.points;
         records = option.records;
         if (option.hot_dice) selection += ` · <strong>${escapeHTML(t("moment.hot-dice"))}</strong>`;
       } else {
         // The engine's own reason (view.refusals), else the commonest one.
-        const reason = (view.refusals || {})[selectedKeep()] || t("table.not_scoring");
+        const reason = refusal((view.set_aside_refusals || {})[selectedKeep()]) || (view.refusals || {})[selectedKeep()] || t("table.not_scoring");
         selection = `<span class="bad">${escapeHTML(reason)}</span>`;
       }
     } else if (view.phase === "decide" && view.outcome === null) {
       canRoll = view.can_roll;
       canBank = view.can_bank;
-      why = view.can_bank || view.turn_total === 0 ? "" : view.bank || "";
+      why = view.can_bank || view.turn_total === 0 ? "" : refusal(view.bank_refusal) || view.bank || "";
       risk = view.risk;
       if (view.hot_dice) selection = `<strong>${escapeHTML(t("moment.hot-dice"))}</strong> ${escapeHTML(t("table.hot_dice_choice"))}`;
     }
