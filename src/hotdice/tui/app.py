@@ -261,7 +261,7 @@ class HotDiceApp(App[None]):
         """Ctrl+C (which Textual does not quit on) says how to quit, in the player's language."""
         for key, active in self.active_bindings.items():
             if active.binding.action in ("quit", "app.quit"):
-                self.notify(self.t("quit.how", key=key), title=self.t("quit.title"))
+                self.notify(self.t("quit.how", binding=key), title=self.t("quit.title"))
                 return
 
     async def action_quit(self) -> None:

@@ -12,35 +12,14 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from hotdice.game.rules import Rules
-from hotdice.game.scoring import STRAIGHTS, CombinationKind, ScoringLine, scoring_table
+from hotdice.game.scoring import scoring_table
+from hotdice.i18n.scoring import combination_name
 from hotdice.play.modes import Mode
 from hotdice.tui.i18n import Translator
 from hotdice.tui.screens.base import HotDiceModal
 from hotdice.tui.session import Session
 
 __all__ = ["GameOverScreen", "ScoringScreen", "combination_name", "rules_summary"]
-
-# The catalogue's key of each kind of combination that has no face or count to tell.
-_PLAIN = {
-    CombinationKind.THREE_PAIRS: "combo.three_pairs",
-    CombinationKind.TWO_TRIPLETS: "combo.two_triples",
-    CombinationKind.FOUR_KIND_PAIR: "combo.four_pair",
-}
-
-
-def combination_name(t: Translator, line: ScoringLine) -> str:
-    """A line of :func:`hotdice.game.scoring.scoring_table` in the player's language."""
-    kind = line.kind
-    if kind is CombinationKind.SINGLE:
-        return t("combo.a", face=line.face)
-    if kind is CombinationKind.OF_A_KIND:
-        count = t(f"count.{line.dice}")
-        return t("combo.kind", count=count) if line.face is None else t("combo.n", count=count, face=line.face)
-    if kind in STRAIGHTS:
-        faces = STRAIGHTS[kind]
-        return t("combo.straight", run=f"{faces[0]}-{faces[-1]}")
-    return t(_PLAIN[kind])
-
 
 def rules_summary(t: Translator, rules: Rules) -> list[str]:
     """How the game ends and the house rules in force, one line each."""

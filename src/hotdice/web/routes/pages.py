@@ -13,11 +13,13 @@ from hotdice.analysis.solver import affordable, solved
 from hotdice.game.rules import KNOBS, Rules
 from hotdice.game.scoring import scoring_table
 from hotdice.game.variants import VARIANTS
+from hotdice.i18n.scoring import combination_name
 from hotdice.play.daily import daily_day
 from hotdice.store.web_models import WebPlayer
 from hotdice.web import charts
 from hotdice.web.assets import catalog_name
 from hotdice.web.deps import SessionDep, SettingsDep, TranslatorDep, VisitorDep
+from hotdice.web.errors import WebError
 from hotdice.web.i18n import COOKIE, LANGUAGES, Translator, pick_language
 from hotdice.web.schemas import Code
 from hotdice.web.services import challenges, daily, games, tables
@@ -111,6 +113,7 @@ def table_page(request: Request, code: Code, t: TranslatorDep, session: SessionD
 def rules_page(request: Request, t: TranslatorDep, visitor: VisitorDep) -> HTMLResponse:
     rules = Rules.parse(visitor.rules if visitor is not None else "farkle")
     return render(request, t, "rules.html", rules=rules, knobs=KNOBS, presets=VARIANTS, scoring=scoring_table(rules),
+                  combination=combination_name,
                   values=rules.to_json(), preset_name=str(rules).split(",")[0])
 
 

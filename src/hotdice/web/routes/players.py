@@ -8,7 +8,8 @@ from fastapi import APIRouter
 
 from hotdice.game.rules import Rules, RulesError
 from hotdice.game.scoring import scoring_table
-from hotdice.web.deps import PlayerDep, SessionDep
+from hotdice.i18n.scoring import combination_name
+from hotdice.web.deps import PlayerDep, SessionDep, TranslatorDep
 from hotdice.web.errors import BadRequest
 from hotdice.web.schemas import EDGE, Me, MeIn, RulesQuery
 from hotdice.web.services import players
@@ -30,10 +31,13 @@ def update_me(body: MeIn, player: PlayerDep, session: SessionDep) -> dict[str, A
 
 
 @router.get("/rules")
-def check_rules(text: RulesQuery = "farkle") -> dict[str, Any]:
-    """A rules string read as the engine reads it: its shortest form, every knob, the scoring table."""
+def check_rules(t: TranslatorDep, text: RulesQuery = "farkle") -> dict[str, Any]:
+    """A rules string read as the engine reads it: its shortest form, every knob, the scoring table (each
+    combination in English, and ``shown`` in the request's language)."""
     try:
         rules = Rules.parse(text)
     except RulesError as exc:
         raise BadRequest(f"bad rules: {exc}", because=exc) from None
-    return {**rules.to_json(), "scoring": [{"combination": c.name, "points": c.points} for c in scoring_table(rules)]}
+    lines = scoring_table(rules)
+    scoring = [{"combination": c.name, "shown": combination_name(t, c), "points": c.points} for c in lines]
+    return {**rules.to_json(), "scoring": scoring}

@@ -23,7 +23,7 @@
     preset.value = rules.rules.split(",")[0];
     knobsShown = fromKnobs();
     document.querySelector("#scoring tbody").innerHTML = rules.scoring
-      .map((row) => `<tr><td>${escapeHTML(row.combination)}</td><td class="num">${num(row.points)}</td></tr>`).join("");
+      .map((row) => `<tr><td>${escapeHTML(row.shown)}</td><td class="num">${num(row.points)}</td></tr>`).join("");
     error.hidden = true;
     text.removeAttribute("aria-invalid");
   }
