@@ -39,6 +39,7 @@ from hotdice.tui.screens.settings import SettingsScreen
 from hotdice.tui.screens.table import TableScreen
 from hotdice.tui.screens.training import TrainingScreen
 from hotdice.tui.session import GameKind, SaveError, Session, computer_spec, save_path
+from tests.french_support import english_left
 
 SNAPSHOTS = Path(__file__).parent / "snapshots_tui"
 UPDATE = os.environ.get("HOTDICE_UPDATE_SNAPSHOTS") == "1"
@@ -674,6 +675,86 @@ def test_french_table_and_engine_messages() -> None:
             assert "risque de Farkle 2,3\u00a0%" in text
             await press(pilot, "r", "question_mark")
             assert "Barème" in screen_text(app) and "Trois 1" in screen_text(app)
+
+    asyncio.run(run())
+
+
+def test_every_terminal_screen_in_french_shows_no_english_message() -> None:
+    """Each screen of the terminal, in French, holds no piece of an English catalogue message that French words
+    otherwise (tests/french_support.py): menu, settings, statistics, training, forms, the table in its states,
+    the scoring table, the end of a game, the small-terminal notice, the quit hint."""
+
+    async def run() -> None:
+        english: dict[str, list[str]] = {}
+
+        def seen(state: str) -> None:
+            found = english_left(" ".join(screen_text(app).split()), "tui")
+            if found:
+                english[state] = found
+
+        app = make_app("farkle,target=1500", lang="fr")
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            seen("menu")
+            await pilot.press("ctrl+c")
+            await settle(pilot)
+            seen("quit hint")
+            await menu(pilot, "settings")
+            seen("settings")
+            rules_input = app.screen.query_one("#settings-rules")
+            rules_input.focus()
+            rules_input.value = "farkle,entry=123"
+            await press(pilot, "enter")
+            seen("settings: a refused rules string")
+            await press(pilot, "escape")
+            await menu(pilot, "training")
+            seen("training: quiz")
+            await press(pilot, "t")
+            seen("training: drill")
+            await press(pilot, "escape")
+            await menu(pilot, "together")
+            seen("names")
+            await press(pilot, "escape")
+            await menu(pilot, "challenge-new")
+            seen("challenge created")
+            await press(pilot, "escape")
+            await menu(pilot, "challenge-join")
+            await press(pilot, *"00000-00001", "enter")
+            seen("challenge join: a typo")
+            await press(pilot, "escape")
+            await menu(pilot, "versus-easy")
+            screen = table(app)
+            states: set[str] = set()
+            for _ in range(3000):
+                game = screen.session.game
+                if game.outcome is not None:
+                    break
+                state = "farkle" if screen.dead_roll is not None else "rolling"
+                seen(state)
+                states.add(state)
+                if game.roll is not None and "refusal shown" not in states:
+                    dead = next((i for i, f in enumerate(game.roll) if f in (2, 3, 4, 6) and game.roll.count(f) < 3),
+                                None)
+                    if dead is not None:
+                        await press(pilot, str(dead + 1))
+                        seen("refusal shown")
+                        states.add("refusal shown")
+                        await press(pilot, str(dead + 1))
+                        await press(pilot, "question_mark")
+                        seen("scoring table")
+                        await press(pilot, "escape")
+                await press(pilot, *keys_for(screen, 350))
+            seen("game over")
+            assert {"rolling", "refusal shown", "farkle"} <= states, states
+            await press(pilot, "escape")
+            await menu(pilot, "stats")
+            seen("statistics")
+            await press(pilot, "escape")
+            await menu(pilot, "solo")
+            await pilot.resize_terminal(60, 20)
+            await settle(pilot)
+            seen("too small")
+        assert english == {}
 
     asyncio.run(run())
 
