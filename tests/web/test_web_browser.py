@@ -531,7 +531,8 @@ def test_every_page_and_table_state_in_french_shows_no_english_message(open_page
             shows(page, view["n"] + 1)
             continue
         if view["roll"] and "refusal shown" not in states:
-            dead = next((i for i, f in enumerate(view["roll"]) if f in (2, 3, 4, 6) and view["roll"].count(f) < 3), None)
+            roll = view["roll"]
+            dead = next((i for i, f in enumerate(roll) if f in (2, 3, 4, 6) and roll.count(f) < 3), None)
             if dead is not None:
                 die = page.locator(f'#dice button.die[data-index="{dead}"]')
                 die.click()
