@@ -35,4 +35,3 @@ def english_pieces(context: str | None = None) -> tuple[str, ...]:
 def english_left(text: str, context: str | None = None) -> list[str]:
     """The English pieces ``text`` shows."""
     return [piece for piece in english_pieces(context) if piece in text]
-

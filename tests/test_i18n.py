@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hotdice import i18n
 from hotdice.tui.i18n import CONTEXT
@@ -32,6 +34,11 @@ def placeholders(text: str) -> set[tuple[str, str]]:
     return {(name, spec or "") for _, name, spec, _ in string.Formatter().parse(text) if name is not None}
 
 
+def forms(message: Message) -> str:
+    """A message's text, its plural forms side by side."""
+    return " ".join(message.string) if isinstance(message.string, tuple) else str(message.string)
+
+
 def same_placeholders(english: str, other: str) -> bool:
     """The same names, each written the way English writes it or plainly (French drops the English names of
     ``{knob:six_dice}``)."""
@@ -43,7 +50,7 @@ def same_placeholders(english: str, other: str) -> bool:
 def differences(catalogs: dict[str, Iterable[Message]]) -> list[str]:
     """What is wrong between the languages: a message id missing from one, or a message whose placeholders
     differ from the English one's."""
-    ids = {lang: {(m.context, m.id): m.string for m in messages if m.id} for lang, messages in catalogs.items()}
+    ids = {lang: {(m.context, m.id): forms(m) for m in messages if m.id} for lang, messages in catalogs.items()}
     english = ids["en"]
     wrong = []
     for lang, found in ids.items():
@@ -82,7 +89,11 @@ def test_the_translators_give_the_po_files_messages(lang: str) -> None:
     messages = {(m.context, m.id): m.string for m in read(lang) if m.id}
     terminal, pages = TerminalTranslator(lang), PageTranslator(lang)
     for (context, key), text in messages.items():
-        if context is None:
+        if isinstance(key, tuple):  # plural forms: the singular for 1 (and 0 in French), the plural for 2
+            one, many = text
+            assert pages.plural(key[0].removesuffix(".one"), 1) == one.format(n=1), key
+            assert pages.plural(key[0].removesuffix(".one"), 2) == many.format(n=2), key
+        elif context is None:
             assert pages(key) == text, key
             assert i18n.catalog(lang)[key] == text, key
             if (CONTEXT, key) not in messages:
@@ -90,6 +101,13 @@ def test_the_translators_give_the_po_files_messages(lang: str) -> None:
         else:
             assert context == CONTEXT and terminal(key) == text, key
     assert terminal("no.such.key") == pages("no.such.key") == "no.such.key"
+
+
+def test_plurals_by_the_catalogue() -> None:
+    english, french = PageTranslator("en"), PageTranslator("fr")
+    assert [english.dice(n) for n in (0, 1, 2)] == ["0 dice", "1 die", "2 dice"]
+    assert [french.dice(n) for n in (0, 1, 2)] == ["0 dé", "1 dé", "2 dés"]
+    assert french.plural("turns", 0) == "0 tour" and english.plural("turns", 0) == "0 turns"
 
 
 def test_the_terminal_and_the_pages_word_a_key_their_own_way() -> None:
@@ -123,6 +141,27 @@ def test_an_unwritable_cache_costs_time_not_messages(tmp_path: Path, monkeypatch
     blocked.write_text("not a folder")
     monkeypatch.setenv("HOTDICE_CACHE_DIR", str(blocked))
     assert i18n._mo("en") == i18n._compile(i18n.po_path("en").read_bytes(), "en")
+
+
+@given(st.integers(-(10**9), 10**9))
+def test_numbers_by_the_locale(n: int) -> None:
+    assert i18n.number(n, "en") == f"{n:,}"  # English as it always was
+    assert i18n.number(n, "fr") == f"{n:,}".replace(",", "\u202f")  # CLDR: a narrow no-break space
+
+
+@given(st.floats(0, 1))
+def test_percentages_and_decimals_by_the_locale(p: float) -> None:
+    shown = f"{100 * p:.1f}"
+    assert i18n.percent(p, "en") == f"{shown}%"
+    assert i18n.percent(p, "fr") == shown.replace(".", ",") + "\u00a0%"  # CLDR's French percent: "66,7 %"
+    for digits in (1, 2):
+        assert i18n.decimal(1000 * p, "en", digits) == f"{1000 * p:.{digits}f}"
+        assert i18n.decimal(1000 * p, "fr", digits) == f"{1000 * p:.{digits}f}".replace(".", ",")
+
+
+def test_the_figures_of_the_issue() -> None:
+    assert i18n.percent(2 / 3, "fr") == "66,7\u00a0%" and i18n.percent(2 / 3, "en") == "66.7%"
+    assert i18n.number(10_000, "fr") == "10\u202f000" and i18n.number(10_000, "en") == "10,000"
 
 
 def test_a_screen_with_english_is_found_and_one_in_french_is_not() -> None:

@@ -814,7 +814,7 @@ def test_language_from_the_locale() -> None:
     assert detect_language({"LANG": "fr_FR.UTF-8"}) == "fr"
     assert detect_language({"LC_ALL": "en_GB.UTF-8", "LANG": "fr_FR.UTF-8"}) == "en"
     assert detect_language({}) == "en"
-    assert Translator("fr").number(10_000) == "10\u00a0000" and Translator("en").number(10_000) == "10,000"
+    assert Translator("fr").number(10_000) == "10\u202f000" and Translator("en").number(10_000) == "10,000"
 
 
 def test_no_color_roll_off_box_reads_off_and_on(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -20,15 +20,18 @@ import locale
 import os
 import tempfile
 from collections.abc import Mapping
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
 
 import platformdirs
+from babel import Locale
+from babel.numbers import format_decimal, parse_pattern
 
 from hotdice.game.engine import IllegalMoveError
 from hotdice.game.refusals import Refusal, Refused, Words
 
-__all__ = ["LANGUAGES", "LOCALES", "Translator", "catalog", "detect_language"]
+__all__ = ["LANGUAGES", "LOCALES", "Translator", "catalog", "decimal", "detect_language", "number", "percent"]
 
 LANGUAGES = ("en", "fr")
 DOMAIN = "hotdice"
@@ -40,9 +43,10 @@ def po_path(lang: str) -> Path:
 
 
 class _Messages(gettext.GNUTranslations):
-    """A compiled catalogue; ``_catalog`` (msgid -> text) is where ``GNUTranslations`` keeps its messages."""
+    """A compiled catalogue; ``_catalog`` is where ``GNUTranslations`` keeps its messages: msgid -> text, and
+    (msgid, form) -> text for a message with plural forms."""
 
-    _catalog: dict[str, str]
+    _catalog: dict[str | tuple[str, int], str]
 
 
 def _compile(po: bytes, lang: str) -> bytes:
@@ -87,15 +91,33 @@ def _messages(lang: str) -> _Messages:
 
 
 def catalog(lang: str, context: str | None = None) -> Mapping[str, str]:
-    """Every message of ``lang``, key -> text, in a front end's ``context`` (its own wording of a key where it
-    has one); without a context, the messages the browser's script gets."""
-    messages = _messages(lang)._catalog
-    own = {
-        key.removeprefix(f"{context}\x04"): text
-        for key, text in messages.items()
-        if context is not None and key.startswith(f"{context}\x04")
-    }
-    return {key: text for key, text in messages.items() if key and "\x04" not in key} | own
+    """Every message of ``lang`` without plural forms, key -> text, in a front end's ``context`` (its own
+    wording of a key where it has one); without a context, the messages the browser's script gets."""
+    singular = {key: text for key, text in _messages(lang)._catalog.items() if isinstance(key, str) and key}
+    mine = f"{context}\x04"
+    own = {key.removeprefix(mine): text for key, text in singular.items() if context and key.startswith(mine)}
+    return {key: text for key, text in singular.items() if "\x04" not in key} | own
+
+
+def number(n: int, lang: str) -> str:
+    """A whole number as the language writes it (CLDR): 10,000 in English, 10 000 in French (narrow no-break
+    space)."""
+    return format_decimal(n, locale=lang)
+
+
+def percent(p: float, lang: str, digits: int = 1) -> str:
+    """A probability as a percentage with ``digits`` decimals, by the language's CLDR pattern: 66.7% in English,
+    66,7 % in French (no-break space). Rounded first as Python rounds the float, so that ties come out as they
+    always have."""
+    pattern = parse_pattern(Locale.parse(lang).percent_formats[None].pattern)
+    pattern.frac_prec = (digits, digits)
+    return str(pattern.apply(Decimal(f"{100 * p:.{digits}f}") / 100, lang))
+
+
+def decimal(value: float, lang: str, digits: int = 1) -> str:
+    """``value`` with ``digits`` decimals and the language's decimal sign, ungrouped (expected points: 523.4,
+    523,4); rounded as Python rounds the float."""
+    return format_decimal(Decimal(f"{value:.{digits}f}"), format="0." + "0" * digits, locale=lang)
 
 
 def detect_language(environ: Mapping[str, str] | None = None) -> str:
@@ -113,7 +135,7 @@ def detect_language(environ: Mapping[str, str] | None = None) -> str:
 
 class Translator:
     """The messages of one language (a key missing there falls back to English, then to the key itself);
-    numbers and percentages written the way that language writes them.
+    numbers and percentages written the way that language writes them (:func:`number`, :func:`percent`).
 
     A front end whose wording of a key differs from the others' sets :attr:`context`: its messages are found
     under that gettext context first (``msgctxt "tui"``), then without one."""
@@ -139,25 +161,21 @@ class Translator:
         return key in self._messages._catalog
 
     def plural(self, key: str, n: int, **values: object) -> str:
-        """``key.one`` or ``key.many``: French puts 0 and 1 in the singular, English only 1."""
-        one = n in (0, 1) if self.lang == "fr" else n == 1
-        return self(f"{key}.{'one' if one else 'many'}", n=n, **values)
+        """The message ``key.one`` (plural ``key.many``) in the form for ``n``, by the catalogue's plural rule:
+        French puts 0 and 1 in the singular, English only 1."""
+        return self._messages.ngettext(f"{key}.one", f"{key}.many", n).format(n=n, **values)
 
     def dice(self, n: int) -> str:
         return self.plural("dice", n)
 
     def number(self, n: int) -> str:
-        """10,000 in English, 10 000 in French (with a no-break space)."""
-        text = f"{n:,}"
-        return text.replace(",", "\u00a0") if self.lang == "fr" else text
+        return number(n, self.lang)
 
-    def percent(self, p: float) -> str:
-        text = f"{100 * p:.1f}"
-        return f"{text.replace('.', ',')}\u00a0%" if self.lang == "fr" else f"{text}%"
+    def percent(self, p: float, digits: int = 1) -> str:
+        return percent(p, self.lang, digits)
 
     def decimal(self, value: float, digits: int = 1) -> str:
-        text = f"{value:.{digits}f}"
-        return text.replace(".", ",") if self.lang == "fr" else text
+        return decimal(value, self.lang, digits)
 
     def refusal(self, refusal: Refusal) -> str:
         """A refusal of the engine, the rules or the modes, worded in this language from its code and values."""

@@ -5,31 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from hotdice import i18n
-from hotdice.i18n import LANGUAGES
+from hotdice.i18n import LANGUAGES, Translator
 
-__all__ = ["COOKIE", "LANGUAGES", "Translator", "pick_language"]
+__all__ = ["COOKIE", "LANGUAGES", "Translator", "pick_language", "seat_name"]
 
 COOKIE = "hotdice_lang"
-
-
-class Translator(i18n.Translator):
-    """The catalogue's translator; the pages group French digits with a narrow no-break space."""
-
-    def seat_name(self, name: str, default: dict[str, Any] | None = None) -> str:
-        """A seat's name as shown: one nobody chose (``default``, its code: :mod:`hotdice.play.names`; or a
-        stored name left empty) in this language, a chosen one as it was typed. hd.js ``seatName`` says the same."""
-        if default is None:
-            return name or self("home.default_name")
-        if default.get("code") == "computer":
-            level = default.get("level")
-            return self("name.computer", level=self(f"level.{level}")) if level else self("game.computer")
-        n = default.get("n")
-        return self("home.player_n", n=n) if n else self("home.default_name")
-
-    def number(self, n: int) -> str:
-        """10 000 in French (narrow no-break space), 10,000 in English."""
-        return f"{n:,}".replace(",", "\u202f" if self.lang == "fr" else ",")
 
 
 def pick_language(cookie: str | None, accept_language: str | None) -> str:
@@ -41,3 +21,15 @@ def pick_language(cookie: str | None, accept_language: str | None) -> str:
         if lang in LANGUAGES:
             return lang
     return "en"
+
+
+def seat_name(t: Translator, name: str, default: dict[str, Any] | None = None) -> str:
+    """A seat's name as shown: one nobody chose (``default``, its code: :mod:`hotdice.play.names`; or a stored
+    name left empty) in ``t``'s language, a chosen one as it was typed. hd.js ``seatName`` says the same."""
+    if default is None:
+        return name or t("home.default_name")
+    if default.get("code") == "computer":
+        level = default.get("level")
+        return t("name.computer", level=t(f"level.{level}")) if level else t("game.computer")
+    n = default.get("n")
+    return t("home.player_n", n=n) if n else t("home.default_name")

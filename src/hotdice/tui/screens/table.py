@@ -305,7 +305,7 @@ class TableScreen(HotDiceScreen):
         )
         # scores
         board = self.query_one("#scores", Scoreboard)
-        board.number_format = "\u00a0" if t.lang == "fr" else ","
+        board.lang = t.lang
         board.show_entry = rules.entry > 0
         board.lines = tuple(
             ScoreLine(name, score, entered, farkles, game.outcome is None and i == game.current)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,7 +21,7 @@ from hotdice.web import charts
 from hotdice.web.assets import catalog_name
 from hotdice.web.deps import SessionDep, SettingsDep, TranslatorDep, VisitorDep
 from hotdice.web.errors import WebError
-from hotdice.web.i18n import COOKIE, LANGUAGES, Translator, pick_language
+from hotdice.web.i18n import COOKIE, LANGUAGES, Translator, pick_language, seat_name
 from hotdice.web.schemas import Code
 from hotdice.web.services import challenges, daily, games, tables
 from hotdice.web.services.stats import player_stats
@@ -37,6 +38,7 @@ def render(request: Request, t: Translator, template: str, status: int = 200, **
         "_": t,
         "lang": t.lang,
         "num": t.number,
+        "seat_name": functools.partial(seat_name, t),
         "static": request.app.state.assets.url,
         "catalog": catalog_name(t.lang),
         "path": request.url.path,
@@ -125,11 +127,12 @@ def stats_page(request: Request, t: TranslatorDep, session: SessionDep, visitor:
         for rules, bars in list(found.farkle_bars.items())[:3]:
             farkle_charts.append((rules, charts.farkle_bars(
                 bars, title=t("stats.farkle_chart", rules=rules), yours=t("stats.yours"), exact=t("stats.exact"),
-                dice_label=t("stats.dice_rolled"))))
+                dice_label=t("stats.dice_rolled"), t=t)))
         if found.scores:
             series = [charts.Series(t(f"mode.{mode}"), f"mode-{mode}", tuple(points))
                       for mode, points in found.scores.items()]
-            score_chart = charts.score_lines(series, title=t("stats.scores_chart"), game_label=t("stats.games_axis"))
+            score_chart = charts.score_lines(series, title=t("stats.scores_chart"), game_label=t("stats.games_axis"),
+                                             t=t)
     return render(request, t, "stats.html", found=found, farkle_charts=farkle_charts, score_chart=score_chart)
 
 
