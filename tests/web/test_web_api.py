@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
+import html
 import itertools
 import json
 import math
@@ -151,12 +152,20 @@ def test_unknown_things_are_4xx_with_a_reason(alice: TestClient) -> None:
     assert "no game &#39;nosuchgameatall0&#39;" in page.text
     assert alice.get("/play/nope").status_code == 404
     unknown = alice.get("/api/games/nosuchgameatall0").json()
-    assert unknown == {"detail": "no game 'nosuchgameatall0' here: check the link", "code": "not-found"}
+    assert unknown == {"detail": "no game 'nosuchgameatall0' here: check the link", "code": "not-found",
+                       "message": {"key": "error.no_game", "values": {"id": "nosuchgameatall0"}}}  # for a page to word
     malformed = alice.get("/api/games/nope")
     assert malformed.status_code == 422 and "game_id: String should match pattern" in malformed.json()["detail"]
     assert alice.get("/no/such/page").status_code == 404
     assert alice.get("/c/ABCDE-FGHJK").status_code == 400  # a typo in a challenge code is caught
     assert alice.get("/t/!!").status_code == 400
+    alice.cookies.set("hotdice_lang", "fr")  # the same refusals in French, worded from what they carry
+    french = {"/play/nosuchgameatall0": "aucune partie « nosuchgameatall0 » ici : vérifiez le lien",
+              "/no/such/page": "rien ici : vérifiez l’adresse", "/t/ZZZZZZ": "aucune table ZZZZZZ ici : vérifiez le code"}
+    for address, reason in french.items():
+        assert reason in html.unescape(alice.get(address).text), address
+    typo = html.unescape(alice.get("/c/ABCDE-FGHJK").text)
+    assert "le code « ABCDE-FGHJK » contient une faute de frappe" in typo, typo
 
 
 MALFORMED_IDS = ["a\x00b", "nosuchgameatal\x00l", "\x00" * 16, "x" * 33, "é" * 16, "a b", "..", "%", "\U0001f3b2" * 4,
