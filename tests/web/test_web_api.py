@@ -161,7 +161,8 @@ def test_unknown_things_are_4xx_with_a_reason(alice: TestClient) -> None:
     assert alice.get("/t/!!").status_code == 400
     alice.cookies.set("hotdice_lang", "fr")  # the same refusals in French, worded from what they carry
     french = {"/play/nosuchgameatall0": "aucune partie « nosuchgameatall0 » ici : vérifiez le lien",
-              "/no/such/page": "rien ici : vérifiez l’adresse", "/t/ZZZZZZ": "aucune table ZZZZZZ ici : vérifiez le code"}
+              "/no/such/page": "rien ici : vérifiez l’adresse",
+              "/t/ZZZZZZ": "aucune table ZZZZZZ ici : vérifiez le code"}
     for address, reason in french.items():
         assert reason in html.unescape(alice.get(address).text), address
     typo = html.unescape(alice.get("/c/ABCDE-FGHJK").text)
