@@ -22,6 +22,7 @@ from hotdice import i18n
 from hotdice.tui.i18n import CONTEXT
 from hotdice.tui.i18n import Translator as TerminalTranslator
 from hotdice.web.i18n import Translator as PageTranslator
+from tests.french_support import english_left, english_pieces
 
 Id = tuple[str | None, str]  # (context, key)
 
@@ -205,3 +206,8 @@ def test_the_command_knows_the_catalogues_languages_without_importing_it() -> No
     from hotdice import cli
 
     assert cli.LANGUAGES == i18n.LANGUAGES
+def test_a_screen_with_english_is_found_and_one_in_french_is_not() -> None:
+    """The check of the French screens (tests/french_support.py) finds English, and only English."""
+    assert len(english_pieces()) > 100 and len(english_pieces("tui")) > 100
+    assert english_left("Léa — a name cannot be empty") == ["a name cannot be empty"]
+    assert english_left("un nom ne peut pas être vide · farkle,entry=500 · Léa") == []

@@ -108,6 +108,27 @@ def test_every_revision_downgrades_and_upgrades_again(database_url: str) -> None
     assert schema_differences(database_url) == []
 
 
+def test_default_names_stored_in_a_language_become_no_name(database_url: str) -> None:
+    """Revision 0004: the "Player" and "Joueur" of earlier versions are no name chosen; chosen names stay."""
+    engine = _migration_engine(database_url)
+    with engine.begin() as connection:
+        command.upgrade(config(connection), "0003")
+        at = datetime(2026, 11, 30, tzinfo=UTC)
+        rows = [{"id": f"p{k}", "token_hash": f"{k:064x}", "name": name, "rules": "farkle", "created_at": at}
+                for k, name in enumerate(("Player", "Joueur", "Léa", "Players"))]
+        connection.execute(insert(WebPlayer.__table__), rows)
+    engine.dispose()
+    upgrade(database_url)
+    engine = _migration_engine(database_url)
+    with engine.begin() as connection:
+        names = connection.execute(select(WebPlayer.name).order_by(WebPlayer.id)).scalars().all()
+        assert names == ["", "", "Léa", "Players"]
+        command.downgrade(config(connection), "0003")
+        assert connection.execute(select(WebPlayer.name).order_by(WebPlayer.id)).scalars().all() == [
+            "Player", "Player", "Léa", "Players"]
+    engine.dispose()
+
+
 def first_release_file(path: Path) -> str:
     """A statistics file as the first release left it: WAL, its tables, games and roll counts."""
     connection = sqlite3.connect(path)

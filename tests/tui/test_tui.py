@@ -27,7 +27,8 @@ from hotdice.analysis.coach import advise
 from hotdice.game.engine import Phase, Roll, bank_refusal
 from hotdice.game.rules import Rules
 from hotdice.game.variants import VARIANTS
-from hotdice.play.modes import Mode
+from hotdice.play.modes import Challenge, Mode
+from hotdice.play.names import DefaultName
 from hotdice.play.players import PLAYERS
 from hotdice.store import Store
 from hotdice.tui.app import HotDiceApp
@@ -37,7 +38,8 @@ from hotdice.tui.screens.menu import MenuScreen
 from hotdice.tui.screens.settings import SettingsScreen
 from hotdice.tui.screens.table import TableScreen
 from hotdice.tui.screens.training import TrainingScreen
-from hotdice.tui.session import SaveError, Session, computer_spec, save_path, saved_games
+from hotdice.tui.session import GameKind, SaveError, Session, computer_spec, save_path, saved_games
+from tests.french_support import english_left
 
 SNAPSHOTS = Path(__file__).parent / "snapshots_tui"
 UPDATE = os.environ.get("HOTDICE_UPDATE_SNAPSHOTS") == "1"
@@ -1141,5 +1143,138 @@ def test_hard_waits_for_its_exact_play_when_the_settings_say_so(monkeypatch: pyt
             game.apply_roll(parse_dice(line[len("dice "):], game.rules.dice))
         else:
             game.apply(line)
+
+    asyncio.run(run())
+
+
+def test_a_game_saved_in_english_resumes_all_in_french() -> None:
+    """The saved game holds the default names as codes: resumed in French, they are French."""
+
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "versus-easy")
+            screen = table(app)
+            while screen.session.game.turns_played[1] < 1 or not screen.human_to_act():  # the computer played
+                await press(pilot, *keys_for(screen, 300))
+            assert "You" in screen_text(app) and "Computer" in screen_text(app)
+            await press(pilot, "q")
+        resumed = Session.load()
+        assert resumed.game.players == ("You", "Computer"), "the record keeps the English words"
+        app = make_app(lang="fr", resume=resumed)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            text = screen_text(app)
+            log = "\n".join(str(line.text) for line in table(app).query_one("#log").lines)
+            assert "Vous" in text and "Ordinateur" in text and "Ordinateur : lance" in log
+            for english in ("You", "Computer", "rolls", "banks"):
+                assert english not in text and english not in log, english
+
+    asyncio.run(run())
+
+
+def test_a_saved_challenge_is_labelled_with_french_spacing() -> None:
+    async def run() -> None:
+        code = Challenge.new("farkle", rng=random.Random(3)).code
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert app.start(GameKind(Mode.CHALLENGE, code=code)) is None
+            await settle(pilot)
+            await press(pilot, "q")
+        app = make_app(lang="fr")
+        async with app.run_test(size=(100, 24)) as pilot:
+            await settle(pilot)
+            assert f"(Défi entre amis {code} : 0)" in screen_text(app)
+
+    asyncio.run(run())
+
+
+def test_names_left_as_offered_are_defaults_and_typed_ones_are_kept() -> None:
+    app = make_app(lang="fr")
+    names, defaults = app.typed_names(("Vous", "Joueur 2", "Léa"))
+    assert names == ("You", "Player 2", "Léa")
+    assert defaults == (DefaultName("you"), DefaultName("player", 2), None)
+    app.prefs.name = "Ann"
+    assert app.typed_names(("Ann", "Vous")) == (("Ann", "Vous"), (None, None))
+
+
+def test_every_terminal_screen_in_french_shows_no_english_message() -> None:
+    """Each screen of the terminal, in French, holds no piece of an English catalogue message that French words
+    otherwise (tests/french_support.py): menu, settings, statistics, training, forms, the table in its states,
+    the scoring table, the end of a game, the small-terminal notice, the quit hint."""
+
+    async def run() -> None:
+        english: dict[str, list[str]] = {}
+
+        def seen(state: str) -> None:
+            found = english_left(" ".join(screen_text(app).split()), "tui")
+            if found:
+                english[state] = found
+
+        app = make_app("farkle,target=1500", lang="fr")
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            seen("menu")
+            await pilot.press("ctrl+c")
+            await settle(pilot)
+            seen("quit hint")
+            await menu(pilot, "settings")
+            seen("settings")
+            rules_input = app.screen.query_one("#settings-rules")
+            rules_input.focus()
+            rules_input.value = "farkle,entry=123"
+            await press(pilot, "enter")
+            seen("settings: a refused rules string")
+            await press(pilot, "escape")
+            await menu(pilot, "training")
+            seen("training: quiz")
+            await press(pilot, "t")
+            seen("training: drill")
+            await press(pilot, "escape")
+            await menu(pilot, "together")
+            seen("names")
+            await press(pilot, "escape")
+            await menu(pilot, "challenge-new")
+            seen("challenge created")
+            await press(pilot, "escape")
+            await menu(pilot, "challenge-join")
+            await press(pilot, *"00000-00001", "enter")
+            seen("challenge join: a typo")
+            await press(pilot, "escape")
+            await menu(pilot, "versus-easy")
+            screen = table(app)
+            states: set[str] = set()
+            for _ in range(3000):
+                game = screen.session.game
+                if game.outcome is not None:
+                    break
+                state = "farkle" if screen.dead_roll is not None else "rolling"
+                seen(state)
+                states.add(state)
+                if game.roll is not None and "refusal shown" not in states:
+                    dead = next((i for i, f in enumerate(game.roll) if f in (2, 3, 4, 6) and game.roll.count(f) < 3),
+                                None)
+                    if dead is not None:
+                        await press(pilot, str(dead + 1))
+                        seen("refusal shown")
+                        states.add("refusal shown")
+                        await press(pilot, str(dead + 1))
+                        await press(pilot, "question_mark")
+                        seen("scoring table")
+                        await press(pilot, "escape")
+                await press(pilot, *keys_for(screen, 350))
+            seen("game over")
+            assert {"rolling", "refusal shown", "farkle"} <= states, states
+            await press(pilot, "escape")
+            await menu(pilot, "stats")
+            seen("statistics")
+            await press(pilot, "escape")
+            await menu(pilot, "solo")
+            await pilot.resize_terminal(60, 20)
+            await settle(pilot)
+            seen("too small")
+        assert english == {}
 
     asyncio.run(run())

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
+import html
 import itertools
 import json
 import math
@@ -34,6 +35,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import select
 from starlette.websockets import WebSocketDisconnect
 
 from hotdice.analysis import coach
@@ -49,7 +51,7 @@ from hotdice.play.daily import daily_seed
 from hotdice.play.modes import ten_turn_rules
 from hotdice.play.players import make_player, play_game
 from hotdice.store import GameResult
-from hotdice.store.web_models import WebChallenge, WebGame
+from hotdice.store.web_models import WebChallenge, WebGame, WebPlayer
 from hotdice.web import Settings, create_app
 from hotdice.web.errors import KeyRevealed
 from hotdice.web.services import challenges as challenge_service
@@ -150,12 +152,21 @@ def test_unknown_things_are_4xx_with_a_reason(alice: TestClient) -> None:
     assert "no game &#39;nosuchgameatall0&#39;" in page.text
     assert alice.get("/play/nope").status_code == 404
     unknown = alice.get("/api/games/nosuchgameatall0").json()
-    assert unknown == {"detail": "no game 'nosuchgameatall0' here: check the link", "code": "not-found"}
+    assert unknown == {"detail": "no game 'nosuchgameatall0' here: check the link", "code": "not-found",
+                       "message": {"key": "error.no_game", "values": {"id": "nosuchgameatall0"}}}  # for a page to word
     malformed = alice.get("/api/games/nope")
     assert malformed.status_code == 422 and "game_id: String should match pattern" in malformed.json()["detail"]
     assert alice.get("/no/such/page").status_code == 404
     assert alice.get("/c/ABCDE-FGHJK").status_code == 400  # a typo in a challenge code is caught
     assert alice.get("/t/!!").status_code == 400
+    alice.cookies.set("hotdice_lang", "fr")  # the same refusals in French, worded from what they carry
+    french = {"/play/nosuchgameatall0": "aucune partie « nosuchgameatall0 » ici : vérifiez le lien",
+              "/no/such/page": "rien ici : vérifiez l’adresse",
+              "/t/ZZZZZZ": "aucune table ZZZZZZ ici : vérifiez le code"}
+    for address, reason in french.items():
+        assert reason in html.unescape(alice.get(address).text), address
+    typo = html.unescape(alice.get("/c/ABCDE-FGHJK").text)
+    assert "le code « ABCDE-FGHJK » contient une faute de frappe" in typo, typo
 
 
 MALFORMED_IDS = ["a\x00b", "nosuchgameatal\x00l", "\x00" * 16, "x" * 33, "é" * 16, "a b", "..", "%", "\U0001f3b2" * 4,
@@ -1016,8 +1027,35 @@ def test_the_french_interface(alice: TestClient) -> None:
     assert '<html lang="fr">' in page and "Règles maison" in page
     assert alice.get("/lang/fr", params={"next": "https://evil.example"}, follow_redirects=False).headers[
         "location"] == "/"
-    view = new_game(alice, mode="versus", level="hard")
-    assert view["players"][1]["name"] == "Ordinateur (Difficile)"
+    view = new_game(alice, mode="versus", level="hard")  # the names are codes, worded by the page
+    assert [p["name"] for p in view["players"]] == ["Player", "Computer (Hard)"]
+    assert [p["default"] for p in view["players"]] == [{"code": "player"}, {"code": "computer", "level": "hard"}]
+
+
+def test_a_game_started_in_english_is_shown_in_french_with_french_names(alice: TestClient, bob: TestClient,
+                                                                         app: FastAPI) -> None:
+    """Nothing stored is in the language the game was started in: the device's player has no name (not
+    "Player"), each seat's default name is a code, and a French page words them all in French."""
+    english = {"accept-language": "en"}
+    together = new_game(alice, mode="together", names=[None, None, "Léa"], rules="farkle,target=500")
+    assert [(p["name"], p["default"]) for p in together["players"]] == [
+        ("Player", {"code": "player"}), ("Player 2", {"code": "player", "n": 2}), ("Léa", None)]
+    alice.post("/api/daily", headers=english)
+    daily = alice.get("/api/daily", headers=english).json()
+    play_out(alice, alice.get(f"/api/games/{daily['playing']}").json())
+    with app.state.db.session() as session:
+        assert session.scalars(select(WebPlayer.name)).all() == [""]  # not the English "Player"
+    alice.cookies.set("hotdice_lang", "fr")
+    board = alice.get("/daily").text
+    assert "<td>Joueur <span" in board and "Player" not in board
+    code = alice.post("/api/tables", json={}).json()["code"]
+    lobby = alice.get(f"/t/{code}").text
+    assert "<li>Joueur <span" in lobby and "Player" not in lobby
+    bob.post("/api/me", json={"name": "Bob"})
+    bob.post(f"/api/tables/{code}/join", json={})
+    game = alice.post(f"/api/tables/{code}/start").json()["game"]
+    shown = alice.get(f"/api/games/{game}").json()["players"]
+    assert [(p["name"], p["default"]) for p in shown] == [("Player 1", {"code": "player", "n": 1}), ("Bob", None)]
 
 
 def test_hotdice_serve_refuses_a_bad_port_in_one_line(tmp_path: Path) -> None:

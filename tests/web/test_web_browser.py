@@ -26,6 +26,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from hotdice.game.record import Record
 from tests.analysis.test_background import fresh_rules
+from tests.french_support import english_left
 from tests.web_servers import free_port, wait_up
 from tests.web_support import next_intent
 
@@ -467,6 +468,104 @@ def test_the_french_interface(open_page: Open) -> None:
     expect(page.locator("#log")).to_contain_text("Joueur lance")
     page.goto("/rules")
     expect(page.locator("legend")).to_have_text("Règles maison")
+
+
+def test_a_game_started_in_english_is_all_french_in_french(open_page: Open) -> None:
+    """The default names are codes: the same game shown in French names its players in French."""
+    page = open_page()
+    page.goto("/")
+    set_rules(page, "farkle")
+    page.get_by_role("button", name="Easy").click()
+    page.wait_for_url("**/play/**")
+    page.get_by_role("button", name="Roll 6").click()
+    expect(page.locator("#log")).to_contain_text("Player rolls")
+    path = page.evaluate("location.pathname")
+    page.goto(f"/lang/fr?next={path}")
+    expect(page.locator("#scores")).to_contain_text("L’ordinateur (Facile)")
+    expect(page.locator("#log")).to_contain_text("Joueur lance")
+    text = page.evaluate("document.body.innerText")
+    for english in ("Player", "Computer", "Easy", "rolls"):
+        assert english not in text, english
+
+
+def test_every_page_and_table_state_in_french_shows_no_english_message(open_page: Open) -> None:
+    """Each page and each state of the table the other tests reach, shown in French, holds no piece of an English
+    catalogue message that French words otherwise (names and rules strings apart: they fill placeholders)."""
+    page = open_page("french", locale="fr-FR")
+    english: dict[str, list[str]] = {}
+
+    def seen(state: str) -> None:
+        page.wait_for_load_state()
+        found = english_left(page.evaluate("document.body.innerText"))
+        if found:
+            english[state] = found
+
+    page.goto("/")
+    seen("home")
+    page.locator("#me-name").fill("   ")
+    page.get_by_role("button", name="Enregistrer").click()
+    expect(page.locator("#toast")).to_be_visible()
+    seen("toast: an empty name")
+    page.goto("/rules")
+    seen("rules")
+    page.locator("#rules-text").fill("farkle,entry=123")
+    expect(page.locator("#rules-error")).to_be_visible()
+    seen("rules: a refused rules string")
+    set_rules(page, "farkle,target=1500")
+    page.goto("/")
+    page.get_by_role("button", name="Facile").click()
+    page.wait_for_url("**/play/**")
+    gid = game_id(page)
+    states: set[str] = set()
+    for _ in range(600):
+        view = api_view(page, gid)
+        if shows(page, view["n"]) > view["n"]:
+            continue
+        kinds = {e["k"] for e in view["events"]}
+        state = "game over" if view["outcome"] is not None else "farkle" if "farkle" in kinds else "rolling"
+        seen(state)
+        states.add(state)
+        if view["outcome"] is not None:
+            break
+        if view["to_act"] not in view["you"]:
+            shows(page, view["n"] + 1)
+            continue
+        if view["roll"] and "refusal shown" not in states:
+            roll = view["roll"]
+            dead = next((i for i, f in enumerate(roll) if f in (2, 3, 4, 6) and roll.count(f) < 3), None)
+            if dead is not None:
+                die = page.locator(f'#dice button.die[data-index="{dead}"]')
+                die.click()
+                expect(page.locator("#selection .bad")).to_be_visible()
+                seen("refusal shown")
+                states.add("refusal shown")
+                die.click()
+        if view["roll"] and "set aside chosen" not in states:
+            scoring = next((i for i, f in enumerate(view["roll"]) if f in (1, 5)), None)
+            if scoring is not None:
+                die = page.locator(f'#dice button.die[data-index="{scoring}"]')
+                die.click()
+                expect(die).to_have_attribute("aria-pressed", "true")
+                seen("set aside chosen")
+                states.add("set aside chosen")
+                die.click()
+        act_once(page, view)
+        page.wait_for_function(f"() => Number(document.getElementById('table').dataset.n) > {view['n']}")
+    assert {"rolling", "set aside chosen", "refusal shown", "game over"} <= states, states
+    for address, state in (("/stats", "stats"), ("/daily", "daily"), ("/training", "training"),
+                           ("/play/AAAAAAAAAAAAAAAA", "error: no game"), ("/c/00000-00000", "error: challenge typo"),
+                           ("/t/ZZZZZZ", "error: no table"), ("/nowhere", "error: nothing here")):
+        page.goto(address)
+        seen(state)
+    code = page.request.post("/api/challenges", data={"preset": "farkle"}).json()["code"]
+    page.goto(f"/c/{code}")
+    seen("challenge")
+    page.goto(f"/c/{code}/results")
+    seen("challenge results")
+    table = page.request.post("/api/tables", data={}).json()["code"]
+    page.goto(f"/t/{table}")
+    seen("lobby")
+    assert english == {}
 
 
 def test_a_phone_sized_screen(open_page: Open) -> None:

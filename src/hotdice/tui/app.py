@@ -21,6 +21,7 @@ from hotdice.game.dice import SeededDice
 from hotdice.game.rules import Rules
 from hotdice.play.daily import daily_day
 from hotdice.play.modes import Challenge, Mode, Setup, challenge, daily, pad, race, solo, together, versus
+from hotdice.play.names import DefaultName
 from hotdice.store.db import data_dir
 from hotdice.tui.i18n import Translator, detect_language
 from hotdice.tui.prefs import Prefs
@@ -75,7 +76,40 @@ class HotDiceApp(App[None]):
     # -- names ---------------------------------------------------------------------------------
 
     def player_name(self) -> str:
+        """The name the player goes by here: theirs, else "You" in the language shown."""
         return self.prefs.name or self.t("player.you")
+
+    def own_name(self) -> tuple[str, DefaultName | None]:
+        """The name a new game records for the player, with its default (None: they chose it)."""
+        if self.prefs.name:
+            return self.prefs.name, None
+        you = DefaultName("you")
+        return you.english(), you
+
+    def word(self, default: DefaultName) -> str:
+        """A default name in the language shown."""
+        if default.code == "you":
+            return self.t("player.you")
+        if default.code == "computer":
+            word = self.t("player.computer")
+            return word if default.n is None else f"{word} {default.n}"
+        return self.t("names.default_other", n=default.n or 1)
+
+    def names(self, session: Session) -> list[str]:
+        """The seats' names as shown: a default name in the language shown, a chosen one as it was typed."""
+        return [name if (d := session.default(i)) is None else self.word(d)
+                for i, name in enumerate(session.game.players)]
+
+    def typed_names(self, typed: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[DefaultName | None, ...]]:
+        """The names typed for a game together, each left as the default offered (the player's own name, "Player
+        n") recorded as that default."""
+        names, defaults = [], []
+        for n, name in enumerate(typed, start=1):
+            offered = self.own_name() if n == 1 else ("", DefaultName("player", n))
+            default = offered[1] if offered[1] is not None and name == self.word(offered[1]) else None
+            names.append(name if default is None else default.english())
+            defaults.append(default)
+        return tuple(names), tuple(defaults)
 
     def mode_title(self, session: Session) -> str:
         t = self.t
@@ -102,7 +136,7 @@ class HotDiceApp(App[None]):
 
     def saved_game_label(self, session: Session) -> str:
         scores = " – ".join(self.t.number(s) for s in session.game.scores)
-        return f"{self.mode_title(session)}: {scores}"
+        return self.t("menu.saved_what", mode=self.mode_title(session), scores=scores)
 
     # -- starting games ------------------------------------------------------------------------
 
@@ -161,39 +195,44 @@ class HotDiceApp(App[None]):
         except (OSError, SQLAlchemyError):
             return False
 
-    def new_setup(self, kind: GameKind) -> Setup:
-        """The mode's setup for ``kind``, with the app's dice; ValueError (from the modes) if it cannot be."""
+    def new_setup(self, kind: GameKind) -> tuple[Setup, tuple[DefaultName | None, ...]]:
+        """The mode's setup for ``kind``, with the app's dice, and its seats' default names; ValueError (from
+        the modes) if it cannot be."""
         dice = None if self.dice_seed is None else SeededDice(self.dice_seed)
-        name, rules = self.player_name(), self.rules
+        (name, own), rules = self.own_name(), self.rules
         mode = kind.mode
+        defaults: tuple[DefaultName | None, ...] = (own,)
         if mode is Mode.SOLO:
             setup = solo(rules, name, dice=dice)
         elif mode is Mode.RACE:
             setup = race(rules, name, dice=dice)
         elif mode is Mode.VERSUS:
-            computer = self.t("player.computer")
-            setup = versus(rules, name, computer if computer != name else f"{computer} 2", dice=dice)
+            # A player who chose the computer's name, in either words, leaves it "Computer 2".
+            taken = name.casefold() in ("computer", self.t("player.computer").casefold())
+            computer = DefaultName("computer", 2 if taken else None)
+            setup = versus(rules, name, computer.english(), dice=dice)
+            defaults = (own, computer)
         elif mode is Mode.TOGETHER:
-            setup = together(rules, kind.names, hold_roll_off=kind.roll_off, dice=dice)
+            setup, defaults = together(rules, kind.names, hold_roll_off=kind.roll_off, dice=dice), kind.defaults
         elif mode is Mode.PAD:
-            return pad(rules, kind.names)
+            return pad(rules, kind.names), kind.defaults
         elif mode is Mode.DAILY:
-            return daily(name, now=self.now)
+            return daily(name, now=self.now), defaults
         elif mode is Mode.CHALLENGE:
             assert kind.code is not None
-            return challenge(kind.code, name)
+            return challenge(kind.code, name), defaults
         else:
             raise ValueError(f"{mode.value} is not a game")
         if self.dice_seed is not None:
             setup.seed = self.dice_seed  # recorded, so that a resumed game rolls the same dice
-        return setup
+        return setup, defaults
 
     def start(self, kind: GameKind, *, replace: bool = False, confirmed: bool = False) -> str | None:
         """Start a game of ``kind`` at the table; the reason (translated) if it cannot start. A saved game of
         the same kind is never silently lost: the player is asked first (``confirmed``: already asked), and
         the old save goes once they say yes. ``replace``: the form that asked for the game gives way to it."""
         try:
-            setup = self.new_setup(kind)
+            setup, defaults = self.new_setup(kind)
         except ValueError as exc:
             return self.t.error(exc)
         if kind.level == "hard":
@@ -218,7 +257,7 @@ class HotDiceApp(App[None]):
         if replace:
             self.pop_screen()
         rng = random.Random(self.rng.getrandbits(64))
-        self._open(Session(setup, level=kind.level, rng=rng, waits=self.prefs.hard_waits))
+        self._open(Session(setup, level=kind.level, rng=rng, waits=self.prefs.hard_waits, defaults=defaults))
         return None
 
     def _open(self, session: Session) -> None:
@@ -262,6 +301,13 @@ class HotDiceApp(App[None]):
             self.last_record_note = self.t("over.not_recorded", error=exc)
             return
         self.last_record_note = self.t("over.recorded" if result.official else "over.unofficial")
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C (which Textual does not quit on) says how to quit, in the player's language."""
+        for key, active in self.active_bindings.items():
+            if active.binding.action in ("quit", "app.quit"):
+                self.notify(self.t("quit.how", binding=key), title=self.t("quit.title"))
+                return
 
     async def action_quit(self) -> None:
         """Quit; a game in progress is saved first, to be resumed with ``hotdice play --resume``."""

@@ -20,6 +20,7 @@ from hotdice.game.dice import DiceSource, SecureDice, SeededDice
 from hotdice.game.engine import Game
 from hotdice.game.record import Record, RecordError, record_of, replay
 from hotdice.play.modes import Challenge, Mode, Setup
+from hotdice.play.names import DefaultName
 from hotdice.play.players import LEVELS, Player, computer_spec, make_player
 from hotdice.store.db import data_dir
 
@@ -65,6 +66,7 @@ class GameKind:
     names: tuple[str, ...] = ()  # play together, score pad
     roll_off: bool = False  # play together: roll a die for who starts
     code: str | None = None  # friend challenge
+    defaults: tuple[DefaultName | None, ...] = ()  # per name: the default it is (worded when shown), or None
 
     @property
     def slot(self) -> str:
@@ -83,6 +85,8 @@ class Session:
     unofficial: bool = False  # a daily whose day already has its official result: said from the first screen
     rng: random.Random = field(default_factory=random.Random)
     saved_at: Path | None = None  # the file it was resumed from
+    # Per seat, the default name it has (the record holds its English words), or None: a name someone chose.
+    defaults: tuple[DefaultName | None, ...] = ()
     computer: Player | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
@@ -118,6 +122,7 @@ class Session:
             "level": self.level,
             "day": None if self.setup.day is None else self.setup.day.isoformat(),
             "challenge": None if self.setup.challenge is None else self.setup.challenge.code,
+            "names": [None if d is None else d.to_json() for d in self.defaults],
         }
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
@@ -165,6 +170,10 @@ class Session:
                 challenge=None if data.get("challenge") is None else Challenge.parse(data["challenge"]),
                 computer=1 if mode is Mode.VERSUS else None,
             )
+            # A save from before default names were codes has none: its names are read as chosen ones.
+            defaults = tuple(DefaultName.from_json(d) for d in data.get("names") or [])
+            if defaults and len(defaults) != len(game.players):
+                raise SaveError(f"{path} names {len(defaults)} seats, not {len(game.players)}")
         except SaveError:
             raise
         except (RecordError, KeyError, TypeError, ValueError) as exc:
@@ -172,7 +181,7 @@ class Session:
         if game.outcome is not None:
             raise SaveError(f"the saved game {path} is already over")
         rng = rng if rng is not None else random.Random()
-        return cls(setup, level=level, resumed=True, rng=rng, waits=waits, saved_at=path)
+        return cls(setup, level=level, resumed=True, rng=rng, waits=waits, saved_at=path, defaults=defaults)
 
     # -- the result ------------------------------------------------------------------------------
 
@@ -181,7 +190,12 @@ class Session:
         """The kind of this game, to play another like it."""
         names = self.game.players if self.mode in (Mode.TOGETHER, Mode.PAD) else ()
         code = None if self.setup.challenge is None else self.setup.challenge.code
-        return GameKind(self.mode, self.level, tuple(names), self.setup.roll_off is not None, code)
+        defaults = self.defaults if names else ()
+        return GameKind(self.mode, self.level, tuple(names), self.setup.roll_off is not None, code, defaults)
+
+    def default(self, seat: int) -> DefaultName | None:
+        """The default name of ``seat``, or None: its name was chosen."""
+        return self.defaults[seat] if seat < len(self.defaults) else None
 
     @property
     def opponent(self) -> str | None:

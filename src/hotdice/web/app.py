@@ -164,7 +164,7 @@ def create_app(settings: Settings | None = None, *, freeze_at_start: bool = Fals
     @app.exception_handler(WebError)
     async def refused(request: Request, exc: WebError) -> Response:
         if _wants_page(request):
-            return render_error(request, exc.status, exc.reason)
+            return render_error(request, exc.status, exc)
         return JSONResponse(exc.body(), status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
@@ -181,9 +181,9 @@ def create_app(settings: Settings | None = None, *, freeze_at_start: bool = Fals
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
-        reason = str(exc.detail) if exc.status_code != 404 else NOTHING_HERE
+        said = WebError.said("error.nothing_here") if exc.status_code == 404 else WebError(str(exc.detail))
         if _wants_page(request):
-            return render_error(request, exc.status_code, reason)
-        return JSONResponse({"detail": reason, "code": "http"}, status_code=exc.status_code, headers=exc.headers)
+            return render_error(request, exc.status_code, said)
+        return JSONResponse({**said.body(), "code": "http"}, status_code=exc.status_code, headers=exc.headers)
 
     return app

@@ -101,18 +101,16 @@ async def _translator(request: Request) -> Translator:
 TranslatorDep = Annotated[Translator, Depends(_translator)]
 
 
-def _player(session: SessionDep, token: DeviceDep, t: TranslatorDep) -> WebPlayer:
-    return players.device_player(session, token, t("home.default_name"))
+def _player(session: SessionDep, token: DeviceDep) -> WebPlayer:
+    return players.device_player(session, token)
 
 
-async def _player_id(session: SessionDep, token: DeviceDep, request: Request) -> str:
-    """Without a worker thread when this process knows the device's player already (its id never changes),
-    nor the language (only a new player's default name needs it)."""
+async def _player_id(session: SessionDep, token: DeviceDep) -> str:
+    """Without a worker thread when this process knows the device's player already (its id never changes)."""
     known = players.known_id(token)
     if known is not None:
         return known
-    t = translator(request)
-    return await run_in_threadpool(players.device_player_id, session, token, t("home.default_name"))
+    return await run_in_threadpool(players.device_player_id, session, token)
 
 
 def _visitor(session: SessionDep, token: DeviceDep) -> WebPlayer | None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 from hotdice.game.engine import IllegalMoveError
 from hotdice.game.refusals import Refused
+from hotdice.web.i18n import Translator
 
 __all__ = ["NOTHING_HERE", "BadRequest", "Conflict", "Forbidden", "KeyRevealed", "NotFound", "Stale", "WebError"]
 
@@ -15,7 +16,8 @@ NOTHING_HERE = "nothing here: check the address"  # a page's address that names 
 class WebError(Exception):
     """A refusal: an HTTP status, a reason a person can read, and a short machine code. ``because``: the
     library's error behind it; when it is a refusal of the game or the rules, the answer carries it as data
-    (``refusal``: its code and values, and whether it refused a bank), for a page to word."""
+    (``refusal``: its code and values, and whether it refused a bank), for a page to word; one made by
+    :meth:`said` carries its catalogue message (``message``: its key and values) for the same."""
 
     status = 400
     code = "bad-request"
@@ -24,12 +26,33 @@ class WebError(Exception):
         super().__init__(reason)
         self.reason = reason
         self.extra = extra
+        self.because = because
         if isinstance(because, Refused):
             banking = isinstance(because, IllegalMoveError) and because.bank
             self.extra["refusal"] = {**because.refusal.to_json(), "bank": banking}
 
+    @classmethod
+    def said(cls, key: str, /, **values: Any) -> Self:
+        """The refusal the catalogue's message ``key`` words with ``values``: its reason in English, the key
+        and the values in the answer, for a page to word in its own language."""
+        error = cls(_ENGLISH(key, **values))
+        error.extra["message"] = {"key": key, "values": values}
+        return error
+
+    def worded(self, t: Translator) -> str:
+        """The reason in ``t``'s language: from the refusal or the message it carries, else as it is."""
+        message = self.extra.get("message")
+        if message is not None:
+            return t(message["key"], **message["values"])
+        if isinstance(self.because, Refused):
+            return t.error(self.because)
+        return self.reason
+
     def body(self) -> dict[str, Any]:
         return {"detail": self.reason, "code": self.code, **self.extra}
+
+
+_ENGLISH = Translator("en")
 
 
 class BadRequest(WebError):

@@ -19,13 +19,12 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
 from sqlalchemy.orm import Session
-from starlette.requests import Request
 from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from hotdice.web.asgi import body_again, header
 from hotdice.web.db import Database
-from hotdice.web.deps import token_of, translator
+from hotdice.web.deps import token_of
 from hotdice.web.errors import WebError
 from hotdice.web.hub import Hub
 from hotdice.web.routes import games as game_routes
@@ -114,14 +113,12 @@ class HotRoutes:
         scope["route"] = route  # for the request log, as the router would have set it
         token = token_of(scope)
         known = players.known_id(token)
-        # Only a device met for the first time needs the page's language (its new player's default name).
-        default_name = translator(Request(scope))("home.default_name") if known is None and step else ""
         app_state = scope["app"].state
         db: Database = app_state.db
         hub: Hub = app_state.hub
 
         def acted(session: Session) -> Response:
-            player = known or players.device_player_id(session, token, default_name)
+            player = known or players.device_player_id(session, token)
             if isinstance(body, IntentIn):
                 return game_routes.act(game_id, body, player, session, hub)
             assert isinstance(body, StepIn)

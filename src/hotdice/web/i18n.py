@@ -3,9 +3,11 @@ hotdice's one catalogue (:mod:`hotdice.i18n`), which the browser gets too (``cat
 
 from __future__ import annotations
 
+from typing import Any
+
 from hotdice.i18n import LANGUAGES, Translator
 
-__all__ = ["COOKIE", "LANGUAGES", "Translator", "pick_language"]
+__all__ = ["COOKIE", "LANGUAGES", "Translator", "pick_language", "seat_name"]
 
 COOKIE = "hotdice_lang"
 
@@ -19,3 +21,15 @@ def pick_language(cookie: str | None, accept_language: str | None) -> str:
         if lang in LANGUAGES:
             return lang
     return "en"
+
+
+def seat_name(t: Translator, name: str, default: dict[str, Any] | None = None) -> str:
+    """A seat's name as shown: one nobody chose (``default``, its code: :mod:`hotdice.play.names`; or a stored
+    name left empty) in ``t``'s language, a chosen one as it was typed. hd.js ``seatName`` says the same."""
+    if default is None:
+        return name or t("home.default_name")
+    if default.get("code") == "computer":
+        level = default.get("level")
+        return t("name.computer", level=t(f"level.{level}")) if level else t("game.computer")
+    n = default.get("n")
+    return t("home.player_n", n=n) if n else t("home.default_name")

@@ -140,7 +140,8 @@ class MeIn(_Body):
 
 class NewGame(_Body):
     mode: Annotated[str, Field(max_length=16)]
-    names: Annotated[list[Name], Field(min_length=1, max_length=MAX_PLAYERS)] | None = None
+    # None for a seat nobody named (its default name, worded when shown; the first: the device's player's name).
+    names: Annotated[list[Name | None], Field(min_length=1, max_length=MAX_PLAYERS)] | None = None
     level: Annotated[str, Field(max_length=16)] = "medium"
     roll_off: bool = False
     wait: bool = False  # Hard waits for its exact play while its table is solved (else: expected points)

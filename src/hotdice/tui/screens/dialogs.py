@@ -14,8 +14,8 @@ from textual.widgets import Static
 
 from hotdice.game.rules import Rules
 from hotdice.game.scoring import CombinationKind, scoring_table
+from hotdice.i18n.scoring import combination_name
 from hotdice.play.modes import Mode, shown_rules
-from hotdice.play.words import combination_name
 from hotdice.tui.i18n import Translator
 from hotdice.tui.screens.base import HotDiceModal
 from hotdice.tui.session import Session
@@ -169,6 +169,7 @@ class GameOverScreen(HotDiceModal):
         assert outcome is not None
         rules = game.rules
         winners = outcome.winners
+        names = self.hotdice.names(self.session)
         if len(game.players) == 1:
             key = "over.race" if self.session.mode is Mode.RACE else "over.solo"
             headline = t(key, score=t.number(game.scores[0]), turns=t.plural("turns", game.turns_played[0]),
@@ -176,17 +177,15 @@ class GameOverScreen(HotDiceModal):
         elif self.session.computer is not None:
             computer = self.session.setup.computer
             assert computer is not None
-            if winners == (computer,):
-                headline = t("over.computer_wins", name=game.players[computer])
-            else:
-                headline = t("over.you_win")
+            won = winners == (computer,)
+            headline = t("over.computer_wins", name=names[computer]) if won else t("over.you_win")
         elif len(winners) == 1:
-            headline = t("over.winner", name=game.players[winners[0]])
+            headline = t("over.winner", name=names[winners[0]])
         else:
-            headline = t("over.winners", names=t("log.and").join(game.players[w] for w in winners))
+            headline = t("over.winners", names=t("log.and").join(names[w] for w in winners))
         why = t(f"over.why.{outcome.termination.value}", target=t.number(rules.target))
         table = Table("", "", "", box=None, show_header=False, pad_edge=False)
-        for i, (name, score, turns) in enumerate(zip(game.players, game.scores, game.turns_played, strict=True)):
+        for i, (name, score, turns) in enumerate(zip(names, game.scores, game.turns_played, strict=True)):
             mark = "★" if i in winners and len(game.players) > 1 else " "
             table.add_row(f"{mark} {name}", t.number(score), t.plural("turns", turns))
         with Vertical(id="over-box", classes="dialog"):

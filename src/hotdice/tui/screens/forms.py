@@ -76,9 +76,10 @@ class NamesScreen(_Form):
 
     @on(Input.Submitted, "#names")
     def start(self, event: Input.Submitted) -> None:
-        names = tuple(n.strip() for n in event.value.split(","))
+        names, defaults = self.hotdice.typed_names(tuple(n.strip() for n in event.value.split(",")))
         roll_off = self.mode is Mode.TOGETHER and self.query_one("#roll-off", Checkbox).value
-        error = self.hotdice.start(GameKind(self.mode, names=names, roll_off=roll_off), replace=True)
+        kind = GameKind(self.mode, names=names, roll_off=roll_off, defaults=defaults)
+        error = self.hotdice.start(kind, replace=True)
         if error is not None:
             self.error(error)
 

@@ -88,7 +88,7 @@ class SettingsScreen(HotDiceScreen):
         preset = str(rules).split(",")[0]
         out = [
             ("lang", t("settings.language"), t(f"settings.lang.{t.lang}")),
-            ("preset", t("settings.preset"), f"{preset} — {find_variant(preset).title}"),
+            ("preset", t("settings.preset"), f"{preset} — {t(f'preset.{preset}')}"),
         ]
         for knob in CHOICES:
             out.append((knob, t(f"knob.{knob}"), self.shown(knob, getattr(rules, knob))))

@@ -147,7 +147,7 @@ class TableScreen(HotDiceScreen):
         t = self.hotdice.t
         off = self.session.setup.roll_off
         if off is not None:
-            players = self.session.game.players
+            players = self.hotdice.names(self.session)
             for number, rolled in enumerate(off.rounds):
                 rolls = ", ".join(f"{players[p]} {d}" for p, d in rolled)
                 log.write(t("roll_off.line", rolls=rolls) if number == 0 else f"  {rolls}")
@@ -209,8 +209,9 @@ class TableScreen(HotDiceScreen):
         game = self.session.game
         log = self.query_one("#log", RichLog)
         best: tuple[int, str, str] | None = None
+        names = self.hotdice.names(self.session)
         for event in events:
-            name = game.players[event.player]
+            name = names[event.player]
             kind = event.kind
             line = ""
             if kind is EventKind.TURN:
@@ -273,7 +274,8 @@ class TableScreen(HotDiceScreen):
         game = self.session.game
         assert game.outcome is not None
         winners = game.outcome.winners
-        names = t("log.and").join(game.players[w] for w in winners)
+        shown = self.hotdice.names(self.session)
+        names = t("log.and").join(shown[w] for w in winners)
         return t("log.game_over" if len(winners) == 1 else "log.game_over_shared", winners=names)
 
     def on_resize(self) -> None:
@@ -325,7 +327,7 @@ class TableScreen(HotDiceScreen):
         board.lines = tuple(
             ScoreLine(name, score, entered, farkles, game.outcome is None and i == game.current)
             for i, (name, score, entered, farkles) in enumerate(
-                zip(game.players, game.scores, game.entered, game.farkles_in_row, strict=True)
+                zip(self.hotdice.names(self.session), game.scores, game.entered, game.farkles_in_row, strict=True)
             )
         )
         legend = []
@@ -399,7 +401,7 @@ class TableScreen(HotDiceScreen):
         game = self.session.game
         if game.outcome is not None:
             return self._game_over_line(), "winner"
-        name = game.players[game.current]
+        name = self.hotdice.names(self.session)[game.current]
         if self.thinking:
             return t("table.computer_thinking", name=name), "computer"
         if self.session.computer_to_act() or self.computer_running:

@@ -12,8 +12,8 @@ from textual.widgets import Static
 
 from hotdice.game.rules import Rules
 from hotdice.game.scoring import ScoringLine, SetAside, scorer
+from hotdice.i18n.scoring import combination_name
 from hotdice.play.training import Drill, ScoringQuestion
-from hotdice.play.words import combination_name
 from hotdice.tui.screens.base import HotDiceScreen
 from hotdice.tui.widgets import DiceRow
 

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from hotdice.analysis.solver.background import Status
 from hotdice.game.record import Record
-from hotdice.web.deps import HubDep, PlayerDep, PlayerIdDep, SessionDep, TranslatorDep, VisitorDep
+from hotdice.web.deps import HubDep, PlayerDep, PlayerIdDep, SessionDep, VisitorDep
 from hotdice.web.hub import Hub
 from hotdice.web.schemas import EDGE, ActedOut, GameId, IntentIn, Made, NewGame, Since, StepIn, refusals
 from hotdice.web.services import games, records
@@ -65,10 +65,9 @@ def _waiting(status: Status) -> str:
 
 
 @router.post("", status_code=201, response_model=Made)
-def new_game(body: NewGame, player: PlayerDep, session: SessionDep, t: TranslatorDep) -> dict[str, Any]:
-    computer = f"{t('game.computer')} ({t('level.' + body.level)})" if body.level in games.LEVELS else ""
+def new_game(body: NewGame, player: PlayerDep, session: SessionDep) -> dict[str, Any]:
     row = games.create(session, player, body.mode, rules=body.rules, names=body.names, level=body.level,
-                       roll_off=body.roll_off, computer_name=computer, wait=body.wait)
+                       roll_off=body.roll_off, wait=body.wait)
     session.commit()
     return {"id": row.id, "url": f"/play/{row.id}"}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -13,14 +14,15 @@ from hotdice.analysis.solver import affordable, solved
 from hotdice.game.rules import KNOBS, Rules
 from hotdice.game.scoring import scoring_table
 from hotdice.game.variants import VARIANTS
+from hotdice.i18n.scoring import combination_name
 from hotdice.play.daily import daily_day
 from hotdice.play.modes import shown_rules
-from hotdice.play.words import combination_name
 from hotdice.store.web_models import WebPlayer
 from hotdice.web import charts
 from hotdice.web.assets import catalog_name
 from hotdice.web.deps import SessionDep, SettingsDep, TranslatorDep, VisitorDep
-from hotdice.web.i18n import COOKIE, LANGUAGES, Translator, pick_language
+from hotdice.web.errors import WebError
+from hotdice.web.i18n import COOKIE, LANGUAGES, Translator, pick_language, seat_name
 from hotdice.web.schemas import Code
 from hotdice.web.services import challenges, daily, games, tables
 from hotdice.web.services.stats import player_stats
@@ -39,6 +41,7 @@ def render(request: Request, t: Translator, template: str, status: int = 200, **
         "lang": t.lang,
         "num": t.number,
         "date": t.date,
+        "seat_name": functools.partial(seat_name, t),
         "static": request.app.state.assets.url,
         "catalog": catalog_name(t.lang),
         "path": request.url.path,
@@ -46,13 +49,16 @@ def render(request: Request, t: Translator, template: str, status: int = 200, **
     return templates.TemplateResponse(request, template, {**base, **context}, status_code=status)
 
 
-def render_error(request: Request, status: int, reason: str) -> HTMLResponse:
+def render_error(request: Request, status: int, reason: str | WebError) -> HTMLResponse:
+    """The error page, in the request's language: a refusal worded from what it carries, else as it is."""
     t = Translator(pick_language(request.cookies.get(COOKIE), request.headers.get("accept-language")))
-    return render(request, t, "error.html", status=status, status_code=status, reason=reason)
+    shown = reason.worded(t) if isinstance(reason, WebError) else reason
+    return render(request, t, "error.html", status=status, status_code=status, reason=shown)
 
 
-def _name(visitor: WebPlayer | None, t: Translator) -> str:
-    return visitor.name if visitor is not None else t("home.default_name")
+def _name(visitor: WebPlayer | None) -> str:
+    """The name the visitor chose; "" for none (the page shows the default name, in its language)."""
+    return visitor.name if visitor is not None else ""
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -60,7 +66,7 @@ def home(request: Request, t: TranslatorDep, visitor: VisitorDep) -> HTMLRespons
     rules = Rules.parse(visitor.rules if visitor is not None else "farkle")
     # Hard's choice to wait for its exact play is offered where it would wait: its table is not at hand yet.
     hard_unsolved = affordable(rules) and not solved(rules)
-    return render(request, t, "home.html", name=_name(visitor, t), rules=str(rules), target=rules.target,
+    return render(request, t, "home.html", name=_name(visitor), rules=str(rules), target=rules.target,
                   day=daily_day().isoformat(), presets=VARIANTS, hard_unsolved=hard_unsolved)
 
 
@@ -103,7 +109,7 @@ def table_page(request: Request, code: Code, t: TranslatorDep, session: SessionD
     if data["code"] != code:
         return RedirectResponse(f"/t/{data['code']}", status_code=307)
     if data["game"] is None:
-        return render(request, t, "lobby.html", table=data, name=_name(visitor, t))
+        return render(request, t, "lobby.html", table=data, name=_name(visitor))
     view = games.show(session, data["game"], None if visitor is None else visitor.id, since=0)
     return render(request, t, "table.html", view=view, live=True, table=data)
 

@@ -8,7 +8,7 @@ from fastapi import APIRouter
 
 from hotdice.game.rules import Rules, RulesError
 from hotdice.game.scoring import scoring_table
-from hotdice.play.words import combination_name
+from hotdice.i18n.scoring import combination_name
 from hotdice.web.deps import PlayerDep, SessionDep, TranslatorDep
 from hotdice.web.errors import BadRequest
 from hotdice.web.schemas import EDGE, Me, MeIn, RulesQuery

@@ -29,7 +29,7 @@ from hotdice.play.ranking import compare, turn_points
 from hotdice.store.web_models import WebChallenge, WebGame, WebPlayer
 from hotdice.web.db import hold
 from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound
-from hotdice.web.services.games import human_seat, new_game_row, player_name
+from hotdice.web.services.games import human_seat, new_game_row, own_name, player_name
 from hotdice.web.services.reveal import aware
 
 __all__ = ["OPEN_DAYS", "close", "commitment", "create", "find", "is_closed", "play", "results"]
@@ -74,7 +74,7 @@ def find(session: Session, code: str) -> WebChallenge:
         raise BadRequest(str(exc), because=exc) from None
     found = session.get(WebChallenge, parsed.code)
     if found is None:
-        raise NotFound(f"no challenge {parsed.code} on this server: check the code you were sent")
+        raise NotFound.said("error.no_challenge", code=parsed.code)
     return found
 
 
@@ -85,10 +85,11 @@ def play(session: Session, player: WebPlayer, code: str) -> WebGame:
     if mine is not None:
         return mine
     if is_closed(found):
-        raise Conflict(f"challenge {found.code} is closed: see its results")
+        raise Conflict.said("error.challenge_closed", code=found.code)
     key = bytes.fromhex(found.dice_key)
-    setup = dataclasses.replace(challenge(found.code, player.name), dice=SeededDice(key), seed=key)
-    row = new_game_row(setup, player, [human_seat()], challenge_code=found.code)
+    name, default = own_name(player)
+    setup = dataclasses.replace(challenge(found.code, name), dice=SeededDice(key), seed=key)
+    row = new_game_row(setup, player, [human_seat(default=default)], challenge_code=found.code)
     try:
         with session.begin_nested():
             session.add(row)
@@ -125,7 +126,7 @@ def results(session: Session, code: str, player: WebPlayer | None, now: datetime
     names = {g.id: player_name(g) for g in games}
     closed = is_closed(found, now)
     ranked_games = [g for g in games if g.over or closed]
-    entries = [(Result(names[g.id], g.score, g.turns, Mode.CHALLENGE, finished=g.over), g) for g in ranked_games]
+    entries = [(Result(names[g.id][0], g.score, g.turns, Mode.CHALLENGE, finished=g.over), g) for g in ranked_games]
     game_of = {id(result): g for result, g in entries}
     ranked = compare(result for result, _ in entries)
     turns = [turn_points(replay(Record.from_json(game_of[id(r.result)].record))) for r in ranked]
@@ -148,14 +149,21 @@ def results(session: Session, code: str, player: WebPlayer | None, now: datetime
         "closes_at": aware(found.closes_at).isoformat(),
         "creator": player is not None and found.creator_id == player.id,
         "yours": None if mine is None else {"id": mine.id, "over": mine.over, "score": mine.score},
-        "ranking": rows,
+        "ranking": [
+            {**row, "default": names[game_of[id(r.result)].id][1]}  # a name nobody chose: the page words it
+            for r, row in zip(ranked, rows, strict=True)
+        ],
         # Turn by turn (the same dice each turn): per turn, every ranked player's points and the best of them.
         "by_turn": [
             {"turn": k + 1, "points": [points[k] if k < len(points) else None for points in turns],
              "best": max(points[k] for points in turns if k < len(points))}
             for k in range(max(map(len, turns), default=0))
         ],
-        "playing": [{"name": names[g.id], "turns": g.turns} for g in games if not g.over and not closed],
+        "playing": [
+            {"name": names[g.id][0], "default": names[g.id][1], "turns": g.turns}
+            for g in games
+            if not g.over and not closed
+        ],
         "commitment": commitment(found),
         "dice_key": found.dice_key if closed else None,
     }

@@ -29,7 +29,7 @@ from hotdice.play.ranking import Ranked, compare
 from hotdice.store.web_models import WebDailyPar, WebGame, WebPlayer
 from hotdice.web.db import hold
 from hotdice.web.errors import Conflict
-from hotdice.web.services.games import computer_spec, human_seat, new_game_row, player_name
+from hotdice.web.services.games import computer_spec, human_seat, new_game_row, own_name, player_name
 from hotdice.web.services.keys import kept_key
 from hotdice.web.services.reveal import day_revealed_at
 from hotdice.web.settings import Settings
@@ -80,9 +80,10 @@ def start(session: Session, settings: Settings, player: WebPlayer, now: datetime
     for attempt in attempts:
         if not attempt.over:
             return attempt
-    setup = daily(player.name, now=_noon(day), key=daily_key(session, settings))
+    name, default = own_name(player)
+    setup = daily(name, now=_noon(day), key=daily_key(session, settings))
     official = not attempts
-    row = new_game_row(setup, player, [human_seat()], day=day, official=official,
+    row = new_game_row(setup, player, [human_seat(default=default)], day=day, official=official,
                        official_day=day if official else None)
     session.add(row)
     session.flush()
@@ -107,15 +108,15 @@ def par(session: Session, settings: Settings, day: date) -> int:
     return score
 
 
-def leaderboard(session: Session, day: date, now: datetime | None = None) -> list[tuple[Ranked, str]]:
-    """The day's official results, ranked, with their owners: the finished ones, then, once the day's key is
+def leaderboard(session: Session, day: date, now: datetime | None = None) -> list[tuple[Ranked, WebGame]]:
+    """The day's official results, ranked, with their games: the finished ones, then, once the day's key is
     revealed (at ``now``), the attempts it ended unfinished."""
     revealed = (now or datetime.now(UTC)) >= day_revealed_at(day)
     query = select(WebGame).where(WebGame.mode == Mode.DAILY, WebGame.official_day == day)
     official = list(session.scalars(query if revealed else query.where(WebGame.over.is_(True))))
-    results = [(Result(player_name(g), g.score, g.turns, Mode.DAILY, finished=g.over), g.owner_id) for g in official]
-    owner_of = {id(result): owner for result, owner in results}
-    return [(r, owner_of[id(r.result)]) for r in compare(result for result, _ in results)]
+    results = [(Result(player_name(g)[0], g.score, g.turns, Mode.DAILY, finished=g.over), g) for g in official]
+    game_of = {id(result): g for result, g in results}
+    return [(r, game_of[id(r.result)]) for r in compare(result for result, _ in results)]
 
 
 def page(session: Session, settings: Settings, player: WebPlayer | None, now: datetime | None = None) -> dict[str, Any]:
@@ -133,11 +134,12 @@ def page(session: Session, settings: Settings, player: WebPlayer | None, now: da
             {
                 "rank": r.rank,
                 "name": r.result.name,
+                "default": player_name(game)[1],  # a name nobody chose: the page words it
                 "score": r.result.score,
                 "finished": r.result.finished,
-                "you": player is not None and owner == player.id,
+                "you": player is not None and game.owner_id == player.id,
             }
-            for r, owner in leaderboard(session, day, now)
+            for r, game in leaderboard(session, day, now)
         ],
         "par": par(session, settings, day) if finished else None,
         "today_key": day_key(session, settings, day, now),

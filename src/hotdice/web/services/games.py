@@ -48,6 +48,7 @@ from hotdice.game.refusals import Refusal
 from hotdice.game.rules import Rules, RulesError
 from hotdice.game.scoring import DiceError, SetAside, parse_dice
 from hotdice.play.modes import Mode, Setup, pad, race, shown_rules, solo, together, versus
+from hotdice.play.names import DefaultName
 from hotdice.play.players import LEVELS, computer_spec, make_player
 from hotdice.store.stats import record_game
 from hotdice.store.web_models import WebGame, WebPlayer
@@ -71,10 +72,12 @@ __all__ = [
     "computer_spec",
     "computer_step",
     "create",
+    "default_name",
     "hint",
     "human_seat",
     "load",
     "new_game_row",
+    "own_name",
     "record_json",
     "seen",
     "show",
@@ -188,43 +191,51 @@ def create(
     mode: str,
     *,
     rules: str | None = None,
-    names: list[str] | None = None,
+    names: list[str | None] | None = None,
     level: str = "medium",
     roll_off: bool = False,
-    computer_name: str = "Computer",
     wait: bool = False,
 ) -> WebGame:
-    """A new game of one of the modes played on one device: solo, race, versus, together, pad; ``wait``: Hard
-    waits for its exact play while its table is solved, rather than play expected points meanwhile."""
+    """A new game of one of the modes played on one device: solo, race, versus, together, pad; ``names``: None
+    for a seat nobody named (the owner's name for the first); ``wait``: Hard waits for its exact play while its
+    table is solved, rather than play expected points meanwhile."""
     try:
         table = Rules.parse(rules if rules is not None else owner.rules)
     except RulesError as exc:
         raise BadRequest(f"bad rules: {exc}", because=exc) from None
-    people = [clean_name(n, seat) for seat, n in enumerate(names or [owner.name], 1)]
+    people: list[str] = []
+    defaults: list[DefaultName | None] = []
+    for n, typed in enumerate(names or [None], start=1):
+        name, default = (clean_name(typed, n), None) if typed is not None else own_name(owner) if n == 1 else (
+            "", DefaultName("player", n))
+        people.append(name if default is None else default.english())
+        defaults.append(default)
+    humans = [human_seat(default=d) for d in defaults]
     try:
         match mode:
             case Mode.SOLO:
-                setup, seats = solo(table, people[0]), [human_seat()]
+                setup, seats = solo(table, people[0]), humans[:1]
             case Mode.RACE:
-                setup, seats = race(table, people[0]), [human_seat()]
+                setup, seats = race(table, people[0]), humans[:1]
             case Mode.VERSUS:
                 if level not in LEVELS:
                     raise BadRequest(f"unknown level '{level}': easy, medium or hard")
                 if level == "hard":
                     if (reason := refusal(table)) is not None:
-                        raise BadRequest(f"Hard cannot play these rules exactly: {reason}; choose Medium")
+                        key = "error.hard_penalty_too_long" if reason.penalty else "error.hard_too_long"
+                        raise BadRequest.said(key, max=reason.max_target, target=reason.target)
                     SOLVER.request("two", table)  # in the background: the table's view tells how far it is
-                setup = versus(table, people[0], computer_name, hold_roll_off=roll_off)
-                seats = [human_seat(), {"kind": "computer", "spec": computer_spec(level), "level": level}]
+                computer = DefaultName("computer", level=level).english()
+                setup = versus(table, people[0], computer, hold_roll_off=roll_off)
+                seats = [humans[0], {"kind": "computer", "spec": computer_spec(level), "level": level}]
                 if wait:
                     if level != "hard":
                         raise BadRequest("only Hard waits for its exact play: wait goes with level hard")
                     seats[1]["wait"] = True
             case Mode.TOGETHER:
-                setup = together(table, people, hold_roll_off=roll_off)
-                seats = [human_seat() for _ in people]
+                setup, seats = together(table, people, hold_roll_off=roll_off), humans
             case Mode.PAD:
-                setup, seats = pad(table, people), [human_seat() for _ in people]
+                setup, seats = pad(table, people), humans
             case _:
                 raise BadRequest(f"unknown mode '{mode}': {', '.join(m.value for m in LOCAL_MODES)}")
     except ValueError as exc:  # the mode's own refusals: two players of one name, too many players
@@ -235,9 +246,30 @@ def create(
     return row
 
 
-def human_seat(player: str | None = None) -> dict[str, Any]:
-    """A seat played by a person: from ``player``'s device, or (None) from the device that made the game."""
-    return {"kind": "human", "player": player}
+def human_seat(player: str | None = None, default: DefaultName | None = None) -> dict[str, Any]:
+    """A seat played by a person: from ``player``'s device, or (None) from the device that made the game;
+    ``default``: the seat's name is that default, worded when shown (None: a name someone chose)."""
+    seat: dict[str, Any] = {"kind": "human", "player": player}
+    if default is not None:
+        seat["name"] = default.to_json()
+    return seat
+
+
+def own_name(player: WebPlayer) -> tuple[str, DefaultName | None]:
+    """The name a new game records for ``player``, with its default (None: they chose it)."""
+    if player.name:
+        return player.name, None
+    default = DefaultName("player")
+    return default.english(), default
+
+
+def default_name(seat: dict[str, Any]) -> dict[str, Any] | None:
+    """The default name of a stored seat as the view carries it, for a page to word; None: a chosen name. A
+    computer is named by its level, whatever words its game was recorded with (rows from before the codes)."""
+    if seat["kind"] == "computer":
+        return DefaultName("computer", level=seat.get("level")).to_json()
+    found = seat.get("name")
+    return found if isinstance(found, dict) else None
 
 
 # A game's row, read with one Core statement: the ORM's ``Session.get`` cost three times as much, and the row
@@ -249,10 +281,10 @@ def find(session: Session, game_id: str) -> WebGame:
     """The stored game of an id, without rebuilding it: a row of its own, outside the session's identity map
     (see :data:`_READ`)."""
     if GAME_ID.fullmatch(game_id) is None:  # not sent to the database (PostgreSQL refuses a NUL byte: a 500)
-        raise NotFound("no game here: a game's id has 16 letters, digits, - or _; check the link")
+        raise NotFound.said("error.game_id")
     found = session.connection().execute(_READ, {"game_id": game_id}).one_or_none()
     if found is None:
-        raise NotFound(f"no game '{game_id}' here: check the link")
+        raise NotFound.said("error.no_game", id=game_id)
     return WebGame(**found._mapping)
 
 
@@ -609,9 +641,9 @@ def _risk(rules: Rules, dice: int) -> dict[str, Any]:
     return {"dice": dice, "p": float(p), "exact": f"{p.numerator}/{p.denominator}"}
 
 
-def player_name(game: WebGame) -> str:
-    """The name a one-player game was played under (its record's first seat)."""
-    return str(json.loads(game.record)["players"][0])
+def player_name(game: WebGame) -> tuple[str, dict[str, Any] | None]:
+    """The name a one-player game was played under (its record's first seat), with its default name."""
+    return str(json.loads(game.record)["players"][0]), default_name(json.loads(game.seats)[0])
 
 
 def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
@@ -678,6 +710,7 @@ def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
                 "farkles_in_row": game.farkles_in_row[i],
                 "turns": game.turns_played[i],
                 "computer": loaded.seats[i].get("level") if loaded.seats[i]["kind"] == "computer" else None,
+                "default": default_name(loaded.seats[i]),  # a name nobody chose: the page words it
                 "wait": loaded.seats[i].get("wait", False),  # Hard holds its move until its table is ready
             }
             for i, name in enumerate(game.players)

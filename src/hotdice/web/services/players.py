@@ -32,7 +32,7 @@ __all__ = [
 
 COOKIE = "hotdice_device"
 DEVICE_KEY = "device-key"  # the WebSecret that signs the device cookies when HOTDICE_DEVICE_KEY is not set
-DEFAULT_NAME = "Player"
+DEFAULT_NAME = ""  # no name chosen: worded when shown, in the language of whoever looks (hotdice.play.names)
 # The ids of the players this process has found, by their token's hash: a device's token and its player's id
 # never change (a name or house rules may: those are always read from the database).
 _IDS: Recent[str, str] = Recent(100_000)
@@ -99,7 +99,7 @@ def known_id(token: str) -> str | None:
     return _IDS.get(_hash(token)) if valid_token(token) else None
 
 
-def device_player_id(session: Session, token: str, default_name: str = DEFAULT_NAME) -> str:
+def device_player_id(session: Session, token: str) -> str:
     """The id of :func:`device_player`, without reading the database once this process has met the player."""
     known = known_id(token)
     if known is not None:
@@ -109,15 +109,15 @@ def device_player_id(session: Session, token: str, default_name: str = DEFAULT_N
         if player is not None:
             _IDS.put(player.token_hash, player.id)
             return player.id
-    return device_player(session, token, default_name).id
+    return device_player(session, token).id
 
 
-def device_player(session: Session, token: str, default_name: str = DEFAULT_NAME) -> WebPlayer:
-    """The player of this device, created on first use with ``default_name`` (in the page's language)."""
+def device_player(session: Session, token: str) -> WebPlayer:
+    """The player of this device, created on first use without a name (:data:`DEFAULT_NAME`)."""
     player = find(session, token)
     if player is not None:
         return player
-    player = WebPlayer(id=secrets.token_hex(16), token_hash=_hash(token), name=default_name, rules="farkle")
+    player = WebPlayer(id=secrets.token_hex(16), token_hash=_hash(token), name=DEFAULT_NAME, rules="farkle")
     try:
         with session.begin_nested():
             session.add(player)

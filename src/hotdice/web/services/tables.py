@@ -16,6 +16,7 @@ from hotdice.game.engine import MAX_PLAYERS
 from hotdice.game.rules import Rules, RulesError
 from hotdice.play.codes import ALPHABET
 from hotdice.play.modes import together
+from hotdice.play.names import DefaultName
 from hotdice.store.web_models import WebPlayer, WebTable, WebTableSeat
 from hotdice.web.db import hold
 from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound
@@ -31,14 +32,14 @@ _READ = str.maketrans({"I": "1", "L": "1", "O": "0"})
 def parse_code(text: str) -> str:
     code = "".join(ch for ch in text.upper() if ch not in "- \t").translate(_READ)
     if len(code) != CODE_LENGTH or any(ch not in ALPHABET for ch in code):
-        raise BadRequest(f"a table code has {CODE_LENGTH} letters and digits, like 7KQ2MX")
+        raise BadRequest.said("error.table_code", length=CODE_LENGTH)
     return code
 
 
 def find(session: Session, code: str) -> WebTable:
     found = session.get(WebTable, parse_code(code))
     if found is None:
-        raise NotFound(f"no table {parse_code(code)} here: check the code")
+        raise NotFound.said("error.no_table", code=parse_code(code))
     return found
 
 
@@ -79,12 +80,12 @@ def join(session: Session, code: str, player: WebPlayer, name: str | None = None
     if any(s.player_id == player.id for s in seats):
         return table
     if table.game_id is not None:
-        raise Conflict("this game has started: you can watch it")
+        raise Conflict.said("error.table_started")
     if len(seats) >= MAX_PLAYERS:
-        raise Conflict(f"this table is full ({MAX_PLAYERS} players): you can watch the game")
+        raise Conflict.said("error.table_full", max=MAX_PLAYERS)
     seated = clean_name(name if name is not None else player.name)
     if any(s.name.casefold() == seated.casefold() for s in seats):
-        raise Conflict(f"someone at this table is already called {seated}: choose another name")
+        raise Conflict.said("error.name_taken", name=seated)
     session.add(WebTableSeat(table_code=table.code, seat=len(seats), player_id=player.id, name=seated))
     session.flush()
     return table
@@ -94,17 +95,20 @@ def start(session: Session, code: str, player: WebPlayer) -> WebTable:
     """The game of the table's seats, made once: a repeated start answers with it."""
     table = _held(session, code)
     if table.host_id != player.id:
-        raise Forbidden("only the host starts the game")
+        raise Forbidden.said("error.host_starts")
     if table.game_id is not None:
         return table
     seats = _seats(session, table.code)
     if len(seats) < 2:
-        raise Conflict("an online table needs at least 2 players: share the code")
+        raise Conflict.said("error.table_alone")
     host = session.get(WebPlayer, table.host_id)
     assert host is not None
-    setup = together(Rules.parse(table.rules), [s.name for s in seats], hold_roll_off=table.roll_off)
-    row = new_game_row(setup, host, [human_seat(s.player_id) for s in seats], mode=ONLINE,
-                       table_code=table.code)
+    # A seat of a host who chose no name is stored without one: the game names it "Player n", worded when shown.
+    defaults = [None if s.name else DefaultName("player", s.seat + 1) for s in seats]
+    names = [s.name if d is None else d.english() for s, d in zip(seats, defaults, strict=True)]
+    setup = together(Rules.parse(table.rules), names, hold_roll_off=table.roll_off)
+    row = new_game_row(setup, host, [human_seat(s.player_id, d) for s, d in zip(seats, defaults, strict=True)],
+                       mode=ONLINE, table_code=table.code)
     session.add(row)
     session.flush()
     table.game_id = row.id
@@ -126,7 +130,7 @@ def state(session: Session, code: str, viewer: WebPlayer | None) -> dict[str, An
         "code": table.code,
         "rules": table.rules,
         "roll_off": table.roll_off,
-        "host": next((s.name for s in seats if s.player_id == table.host_id), ""),
+        "host": next((s.name for s in seats if s.player_id == table.host_id), ""),  # "": no name chosen
         "you_host": table.host_id == viewer_id,
         "seated": any(s.player_id == viewer_id for s in seats),
         "seats": [{"name": s.name, "you": s.player_id == viewer_id} for s in seats],

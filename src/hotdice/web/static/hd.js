@@ -13,24 +13,47 @@ const HD = (() => {
     return text.replace(/\{(\w+)\}/g, (all, name) => (name in params ? String(params[name]) : all));
   }
 
+  /** A seat's name as shown: one nobody chose (its code: hotdice.play.names) in this page's language, a chosen
+      one as it was typed. */
+  function seatName(name, code) {
+    if (!code) return name;
+    if (code.code === "computer") return code.level ? t("name.computer", { level: t(`level.${code.level}`) }) : t("game.computer");
+    return code.n ? t("home.player_n", { n: code.n }) : t("home.default_name");
+  }
+
   function num(n) { return numberFormat.format(n); }
   function pct(p) { return (100 * p).toLocaleString(lang === "fr" ? "fr-FR" : "en-US", { maximumFractionDigits: 1, minimumFractionDigits: 1 }) + "\u202f%"; }
 
-  /* The refusals of what a person types in (the names), worded in the page's language from their code and
-     values; the others keep the server's reason. A list ({names:list}) is joined by commas. */
-  const TYPED = new Set(["no-name", "same-name", "name-control", "name-too-long"]);
-  function worded(body) {
-    const refusal = body && body.refusal;
-    if (!refusal || !TYPED.has(refusal.code) || !(`refusal.${refusal.code}` in catalog)) return null;
-    return catalog[`refusal.${refusal.code}`].replace(/\{(\w+)(?::\w+)?\}/g, (all, name) => {
-      const value = refusal.values[name];
-      return value === undefined ? all : Array.isArray(value) ? value.join(", ") : String(value);
+  /** A refusal of the engine, the rules or the modes ({code, values}: hotdice.game.refusals) worded from the
+      catalogue, as hotdice.i18n words it: {x:dice} faces side by side, {x:or} choices joined by "or", {x:list}
+      names joined by commas, a refusal among the values worded in turn; null if the catalogue has no words for it. */
+  function refusal(r) {
+    const text = r && catalog[`refusal.${r.code}`];
+    if (text === undefined || text === null) return null;
+    const values = r.values || {};
+    return text.replace(/\{(\w+)(?::(\w+))?\}/g, (all, key, spec) => {
+      if (!(key in values)) return all;
+      const value = values[key];
+      if (value && typeof value === "object" && !Array.isArray(value)) return refusal(value) ?? all;
+      if (spec === "dice") return value.join("");
+      if (spec === "or") return value.join(lang === "fr" ? " ou " : " or ");
+      if (spec === "list") return value.join(", ");
+      return String(value);
     });
+  }
+
+  /** Why the server refused, in this page's language: its refusal or its message (a catalogue key and values)
+      when it carries one the catalogue words, else the server's own sentence. */
+  function reasonOf(body, status) {
+    const refused = body && refusal(body.refusal);
+    if (refused) return body.refusal.bank ? t("refusal.cannot_bank", { reason: refused }) : refused;
+    if (body && body.message && body.message.key in catalog) return t(body.message.key, body.message.values);
+    return (body && body.detail) || `HTTP ${status}`;
   }
 
   class ApiError extends Error {
     constructor(status, body) {
-      super(worded(body) || (body && body.detail) || `HTTP ${status}`);
+      super(reasonOf(body, status));
       this.status = status;
       this.body = body || {};
     }
@@ -162,5 +185,5 @@ const HD = (() => {
       .catch(() => {});  // no worker (a private window, an old browser): the browser's own error page then
   }
 
-  return { t, num, pct, api, toast, dieSVG, miniDice, escapeHTML, go, busy, combos, reducedMotion, lang, ApiError };
+  return { t, refusal, seatName, num, pct, api, toast, dieSVG, miniDice, escapeHTML, go, busy, combos, reducedMotion, lang, ApiError };
 })();

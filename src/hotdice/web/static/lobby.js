@@ -2,7 +2,7 @@
 "use strict";
 
 (() => {
-  const { api, toast, busy, t, escapeHTML } = HD;
+  const { api, toast, busy, t, seatName, escapeHTML } = HD;
   const lobby = document.getElementById("lobby");
   const code = lobby.dataset.code;
 
@@ -12,7 +12,7 @@
       return;
     }
     document.getElementById("seats").innerHTML = state.seats
-      .map((s) => `<li>${escapeHTML(s.name)}${s.you ? ` <span class="badge">${escapeHTML(t("board.you"))}</span>` : ""}</li>`)
+      .map((s) => `<li>${escapeHTML(seatName(s.name, s.name ? null : { code: "player" }))}${s.you ? ` <span class="badge">${escapeHTML(t("board.you"))}</span>` : ""}</li>`)
       .join("");
     document.getElementById("seat-count").textContent = `${state.seats.length}/8`;
     const startButton = document.getElementById("start");

@@ -52,7 +52,7 @@
       const n = list.children.length + 1;
       const item = document.createElement("li");
       const input = document.createElement("input");
-      Object.assign(input, { name: "n", maxLength: 200, required: true, placeholder: t("home.player_n", { n }) });
+      Object.assign(input, { name: "n", maxLength: 200, placeholder: t("home.player_n", { n }) });
       input.setAttribute("aria-label", t("home.player_n", { n }));
       item.append(input);
       list.append(item);
@@ -65,7 +65,8 @@
     });
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      const names = [...list.querySelectorAll("input")].map((input) => input.value.trim());
+      // A name left blank is the seat's default name (its placeholder), worded wherever the game is shown.
+      const names = [...list.querySelectorAll("input")].map((input) => input.value.trim() || null);
       const rollOff = form.querySelector('[name="roll_off"]');
       start(form.querySelector('[type="submit"]'), { mode, names, roll_off: rollOff ? rollOff.checked : false });
     });

@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const { t, num, pct, api, toast, dieSVG, miniDice, escapeHTML, reducedMotion } = HD;
+  const { t, refusal, seatName, num, pct, api, toast, dieSVG, miniDice, escapeHTML, reducedMotion } = HD;
   const $ = (id) => document.getElementById(id);
   const root = $("table");
   const live = root.dataset.live === "1";
@@ -21,7 +21,7 @@
   let pad = null; // the score pad's roll being typed: {intent, count, faces}
 
   const storeKey = () => `hotdice:${view.id}:${view.n}`;
-  const name = (seat) => view.players[seat].name;
+  const name = (seat) => seatName(view.players[seat].name, view.players[seat].default);
   const mine = () => view.to_act !== null && you.includes(view.to_act);
   const computerToPlay = () => view.to_act !== null && view.players[view.to_act].computer !== null && you.length > 0;
 
@@ -66,9 +66,9 @@
       if (p.farkles_in_row > 0) meta.push(`<span class="farkle-marks" title="${escapeHTML(t("table.farkles_in_row", { n: p.farkles_in_row }))}">${"✕".repeat(p.farkles_in_row)}</span>`);
       if (view.last_round_by === i) meta.push(text(t("table.reached")));
       const classes = ["score", view.outcome === null && i === view.current ? "current" : "", winners.includes(i) ? "winner" : ""].join(" ");
-      const label = t("table.score_label", { name: p.name, score: num(p.score) });
+      const label = t("table.score_label", { name: name(i), score: num(p.score) });
       return `<li class="${classes}" aria-label="${escapeHTML(label)}"${i === view.current ? ' aria-current="true"' : ""}>
-        <span class="name" title="${escapeHTML(p.name)}">${escapeHTML(p.name)}</span>
+        <span class="name" title="${escapeHTML(name(i))}">${escapeHTML(name(i))}</span>
         <span class="points">${num(p.score)}</span><span class="meta">${meta.join("")}</span></li>`;
     }).join("");
   }
@@ -153,20 +153,20 @@
         selection = t("table.selection", { keep: option.keep.split("").join(" "), points: `<strong>+${num(option.points)}</strong>`, total: num(view.turn_total + option.points) });
         canRoll = !option.wins;
         canBank = option.bank === null;
-        why = option.bank || "";
+        why = refusal(option.bank_refusal) || option.bank || "";
         risk = option.wins ? null : option.risk;
         bankTotal = view.turn_total + option.points;
         records = option.records;
         if (option.hot_dice) selection += ` · <strong>${escapeHTML(t("moment.hot-dice"))}</strong>`;
       } else {
         // The engine's own reason (view.refusals), else the commonest one.
-        const reason = (view.refusals || {})[selectedKeep()] || t("table.not_scoring");
+        const reason = refusal((view.set_aside_refusals || {})[selectedKeep()]) || (view.refusals || {})[selectedKeep()] || t("table.not_scoring");
         selection = `<span class="bad">${escapeHTML(reason)}</span>`;
       }
     } else if (view.phase === "decide" && view.outcome === null) {
       canRoll = view.can_roll;
       canBank = view.can_bank;
-      why = view.can_bank || view.turn_total === 0 ? "" : view.bank || "";
+      why = view.can_bank || view.turn_total === 0 ? "" : refusal(view.bank_refusal) || view.bank || "";
       risk = view.risk;
       if (view.hot_dice) selection = `<strong>${escapeHTML(t("moment.hot-dice"))}</strong> ${escapeHTML(t("table.hot_dice_choice"))}`;
     }
@@ -285,7 +285,7 @@
     else title = t("over.share", { names: names.join(" & ") });
     $("over-title").textContent = title;
     const order = view.players.map((p, i) => [p, i]).sort((a, b) => b[0].score - a[0].score);
-    $("final").innerHTML = order.map(([p, i]) => `<li class="${winners.includes(i) ? "won" : ""}"><span>${escapeHTML(p.name)}</span><span>${num(p.score)}</span></li>`).join("");
+    $("final").innerHTML = order.map(([p, i]) => `<li class="${winners.includes(i) ? "won" : ""}"><span>${escapeHTML(name(i))}</span><span>${num(p.score)}</span></li>`).join("");
     let extra = "";
     const buttons = [];
     if (view.mode === "daily") {
@@ -307,7 +307,7 @@
   }
 
   async function playAgain() {
-    const humans = view.players.filter((p) => !p.computer).map((p) => p.name);
+    const humans = view.players.filter((p) => !p.computer).map((p) => (p.default ? null : p.name));
     const computer = view.players.find((p) => p.computer);
     const body = { mode: view.mode, names: humans, roll_off: view.roll_off !== null };
     if (computer) Object.assign(body, { level: computer.computer, wait: computer.wait });

@@ -1,14 +1,12 @@
-"""How the front ends name the engine's combinations: which catalogue key and values each line of the scoring
-table takes. The words themselves are each front end's (the terminal's and the pages' catalogues share these
-keys: ``combo.*`` and ``count.3`` to ``count.6``)."""
+"""The scoring table's lines in a front end's language: a line is a kind of combination with its dice and face
+(:class:`hotdice.game.scoring.ScoringLine`), worded here from the catalogue (its ``name`` is the English)."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
-
 from hotdice.game.scoring import STRAIGHTS, CombinationKind, ScoringLine
+from hotdice.i18n import Translator
 
-__all__ = ["Words", "combination_name"]
+__all__ = ["combination_name"]
 
 # The catalogue's key of each kind of combination that has no face or count to tell.
 _PLAIN = {
@@ -18,14 +16,8 @@ _PLAIN = {
 }
 
 
-class Words(Protocol):
-    """A front end's translator: ``t("key", name=value)``."""
-
-    def __call__(self, key: str, **params: Any) -> str: ...
-
-
-def combination_name(t: Words, line: ScoringLine) -> str:
-    """A line of :func:`hotdice.game.scoring.scoring_table` in the front end's words."""
+def combination_name(t: Translator, line: ScoringLine) -> str:
+    """A line of :func:`hotdice.game.scoring.scoring_table` in ``t``'s language."""
     kind = line.kind
     if kind is CombinationKind.SINGLE:
         return t("combo.a", face=line.face)
