@@ -160,13 +160,13 @@ def test_unknown_things_are_4xx_with_a_reason(alice: TestClient) -> None:
     assert alice.get("/c/ABCDE-FGHJK").status_code == 400  # a typo in a challenge code is caught
     assert alice.get("/t/!!").status_code == 400
     alice.cookies.set("hotdice_lang", "fr")  # the same refusals in French, worded from what they carry
-    french = {"/play/nosuchgameatall0": "aucune partie « nosuchgameatall0 » ici : vérifiez le lien",
-              "/no/such/page": "rien ici : vérifiez l’adresse",
-              "/t/ZZZZZZ": "aucune table ZZZZZZ ici : vérifiez le code"}
+    french = {"/play/nosuchgameatall0": "aucune partie «\u00a0nosuchgameatall0\u00a0» ici\u00a0: vérifiez le lien",
+              "/no/such/page": "rien ici\u00a0: vérifiez l’adresse",
+              "/t/ZZZZZZ": "aucune table ZZZZZZ ici\u00a0: vérifiez le code"}
     for address, reason in french.items():
         assert reason in html.unescape(alice.get(address).text), address
     typo = html.unescape(alice.get("/c/ABCDE-FGHJK").text)
-    assert "le code « ABCDE-FGHJK » contient une faute de frappe" in typo, typo
+    assert "le code «\u00a0ABCDE-FGHJK\u00a0» contient une faute de frappe" in typo, typo
 
 
 MALFORMED_IDS = ["a\x00b", "nosuchgameatal\x00l", "\x00" * 16, "x" * 33, "é" * 16, "a b", "..", "%", "\U0001f3b2" * 4,
