@@ -9,7 +9,7 @@ from fastapi import Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from hotdice.game.engine import MAX_PLAYERS
-from hotdice.web.services.games import GAME_ID
+from hotdice.web.services.games import GAME_ID, WebView
 from hotdice.web.services.players import MAX_NAME
 
 __all__ = [
@@ -101,7 +101,7 @@ class ActedOut(BaseModel):
 
     applied: bool
     message: str
-    game: dict[str, Any]
+    game: WebView
     waiting: dict[str, Any] | None = None  # a computer step not taken: the table its Hard waits for
 
 

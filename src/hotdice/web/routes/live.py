@@ -33,7 +33,7 @@ async def game_updates(websocket: WebSocket, game_id: str, db: DatabaseDep, hub:
 
         def state() -> dict[str, Any]:
             with db.session() as session:
-                return {"type": "game", "view": games.show(session, found, None)}
+                return {"type": "game", "view": games.plain(games.show(session, found, None))}
 
         def version() -> Hashable:
             with db.session() as session:
