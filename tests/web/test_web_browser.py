@@ -260,7 +260,7 @@ def test_hard_waits_for_its_exact_play_if_the_player_chose_it(open_page: Open) -
     answers: list[Response] = []
     page.on("response", lambda r: answers.append(r) if r.url.endswith("/computer") else None)
     view = api_view(page, gid)
-    assert view["players"][1]["wait"]
+    assert view["seats"][1]["wait"]
     while view["to_act"] == 0 and view["outcome"] is None:  # the player's own turn is not held
         act_once(page, view)
         page.wait_for_function(f"() => Number(document.getElementById('table').dataset.n) > {view['n']}")

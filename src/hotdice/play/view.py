@@ -79,6 +79,7 @@ class Entry:
     points: int  # of a set-aside, bank, penalty or lost turn total
     dice: tuple[int, ...]  # rolled or set aside
     scores: tuple[int, ...]  # every seat's score after it
+    turn_total: int  # after it (0 once the turn is banked, lost or over)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,8 +203,8 @@ def _facts(game: Game, since: int | None, tail: int | None, stopped: bool) -> di
         "bank_records": bank_records(rules, entered=entered, turn_total=game.turn_total),
         "risk": _risk(rules, game.dice_in_hand),
         "events": tuple(
-            Entry(kind, seat, turn, points, dice, scores)
-            for kind, seat, turn, points, dice, scores, _ in events[events_from:]
+            Entry(kind, seat, turn, points, dice, scores, turn_total)
+            for kind, seat, turn, points, dice, scores, turn_total in events[events_from:]
         ),
         "events_from": events_from,
         "outcome": game.outcome,
@@ -228,8 +229,8 @@ def _refusals(game: Game) -> dict[str, Refusal]:
 
 
 def _dead_roll(game: Game) -> tuple[int, ...] | None:
-    """The roll of the last farkle or bust, while no roll has followed it in the turn after."""
-    if game.phase is not Phase.DECIDE or game.turn_total:
+    """The roll of the last farkle or bust, until the turn after it rolls."""
+    if game.phase not in (Phase.DECIDE, Phase.CHANCE) or game.rolls_this_turn:
         return None
     for event in reversed(game.events):
         if event.kind is EventKind.ROLL:
