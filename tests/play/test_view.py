@@ -75,8 +75,11 @@ def test_the_options_are_the_legal_set_asides_with_what_follows_each(drawn: tupl
                 assert {o.set_aside: o.points for o in view.options} == expected
         seat = game.current
         for shown, option in zip(view.options, game.options(), strict=True):
-            assert (shown.points, shown.dice_left, shown.hot_dice) == (option.points, option.dice_left,
-                                                                     option.dice_left == 0)
+            assert (shown.points, shown.dice_left, shown.hot_dice) == (
+                option.points,
+                option.dice_left,
+                option.dice_left == 0,
+            )
             assert shown.bank_refusal == game.why_not_bank_after(option)
             after = game.turn_total + option.points
             assert shown.records == bank_records(rules, entered=game.entered[seat], turn_total=after)
@@ -130,8 +133,7 @@ def test_a_roll_and_a_bank_are_offered_or_refused_as_the_engine_says(drawn: tupl
 def test_the_farkle_risks_are_exact(rules: Rules) -> None:
     game = Game(rules)
     view = TableView.of(game)
-    assert Fraction(view.risk.exact) == farkle_risk(rules, rules.dice) == Fraction(view.risk.p).limit_denominator(
-        10**6)
+    assert Fraction(view.risk.exact) == farkle_risk(rules, rules.dice) == Fraction(view.risk.p).limit_denominator(10**6)
 
 
 @slow
@@ -141,14 +143,21 @@ def test_the_seats_the_turn_the_log_and_the_end_are_the_games(drawn: tuple[Rules
     for game in positions(rules, seed, players, 300)[-3:]:
         view = TableView.of(game, since=0)
         assert [(p.name, p.score, p.entered, p.farkles_in_row, p.turns) for p in view.players] == list(
-            zip(game.players, game.scores, game.entered, game.farkles_in_row, game.turns_played, strict=True))
+            zip(game.players, game.scores, game.entered, game.farkles_in_row, game.turns_played, strict=True)
+        )
         assert (view.phase, view.current, view.turn_total, view.roll, view.dice_in_hand) == (
-            game.phase, game.current, game.turn_total, game.roll, game.dice_in_hand)
+            game.phase,
+            game.current,
+            game.turn_total,
+            game.roll,
+            game.dice_in_hand,
+        )
         assert view.to_act == (game.to_act if isinstance(game.to_act, int) else None)
         assert view.set_asides == tuple(str(s) for s in game.set_asides)
         assert view.n == len(game.history) and view.outcome == game.outcome
         assert [(e.kind, e.seat, e.turn, e.points, e.dice, e.scores, e.turn_total) for e in view.events] == [
-            tuple(e) for e in game.events]
+            tuple(e) for e in game.events
+        ]
         tail = TableView.of(game, tail=5)
         assert tail.events == view.events[-5:] and tail.events_from == max(0, len(game.events) - 5)
         assert TableView.of(game, since=len(game.events) + 3).events == ()
