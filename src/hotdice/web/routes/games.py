@@ -31,7 +31,7 @@ def answer_json(answer: object) -> Response:
 
 def _live(view: WebView) -> dict[str, Any]:
     """What the game's screens are told of its new view (``you``: each screen knows its own seats)."""
-    return {"type": "game", "view": games.plain(replace(view, you=()))}
+    return {"type": "game", "view": replace(view, you=())}
 
 
 def _notice(hub: Hub) -> Notice:
