@@ -32,7 +32,7 @@ from hotdice.play.modes import Mode
 from hotdice.play.players import PLAYERS
 from hotdice.store import Store
 from hotdice.tui.app import HotDiceApp
-from hotdice.tui.i18n import CATALOGS, Translator, detect_language
+from hotdice.tui.i18n import LANGUAGES, Translator, catalog, detect_language
 from hotdice.tui.screens.dialogs import GameOverScreen, combination_name
 from hotdice.tui.screens.menu import MenuScreen
 from hotdice.tui.screens.settings import SettingsScreen
@@ -651,7 +651,7 @@ def test_french_table_and_engine_messages() -> None:
 
 
 def test_catalogs_match() -> None:
-    en, fr = CATALOGS["en"], CATALOGS["fr"]
+    en, fr = catalog("en"), catalog("fr")
     assert set(en) == set(fr)
     fields = re.compile(r"\{(\w*)")
     for key in en:
@@ -659,9 +659,9 @@ def test_catalogs_match() -> None:
 
 
 def test_key_lines_and_legends_fit_80_columns() -> None:
-    for lang, catalog in CATALOGS.items():
+    for lang in LANGUAGES:
         t = Translator(lang)
-        for key, text in catalog.items():
+        for key, text in catalog(lang).items():
             if key.endswith(("keys", "keys_quiz", "keys_drill", "keys_computer", "keys_over")):
                 assert len(text.format(n=6)) <= 78, (lang, key)
         for legend in (t("table.on_board"), t("table.not_on_board", entry=t.number(1000)), t("table.farkles_row")):
@@ -705,7 +705,7 @@ def test_language_from_the_locale() -> None:
     assert detect_language({"LANG": "fr_FR.UTF-8"}) == "fr"
     assert detect_language({"LC_ALL": "en_GB.UTF-8", "LANG": "fr_FR.UTF-8"}) == "en"
     assert detect_language({}) == "en"
-    assert Translator("fr").number(10_000) == "10\u00a0000" and Translator("en").number(10_000) == "10,000"
+    assert Translator("fr").number(10_000) == "10\u202f000" and Translator("en").number(10_000) == "10,000"
 
 
 def test_no_color_roll_off_box_reads_off_and_on(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -44,6 +44,7 @@ from hotdice.game.engine import ROLL, Game
 from hotdice.game.record import Record, replay
 from hotdice.game.rules import Rules
 from hotdice.game.verify import verify_text
+from hotdice.i18n import LANGUAGES, catalog
 from hotdice.play.daily import daily_seed
 from hotdice.play.modes import ten_turn_rules
 from hotdice.play.players import make_player, play_game
@@ -51,7 +52,6 @@ from hotdice.store import GameResult
 from hotdice.store.web_models import WebChallenge, WebGame
 from hotdice.web import Settings, create_app
 from hotdice.web.errors import KeyRevealed
-from hotdice.web.i18n import CATALOGS
 from hotdice.web.services import challenges as challenge_service
 from hotdice.web.services import daily as daily_service
 from hotdice.web.services import games as game_service
@@ -62,6 +62,8 @@ from hotdice.web.services.players import device_player
 from tests.analysis.test_background import fresh_rules
 from tests.reference import legal_set_asides
 from tests.web_support import next_intent
+
+CATALOGS = {lang: catalog(lang) for lang in LANGUAGES}
 
 KEY = b"the test server's daily key"
 WEB = Path(__file__).resolve().parents[2] / "src" / "hotdice" / "web"
@@ -761,7 +763,9 @@ def test_a_challenge_closes_by_itself(alice: TestClient, app: FastAPI) -> None:
 
 def _never_banking(view: dict[str, Any]) -> dict[str, Any]:
     """Roll on until the farkle: ten turns of it score nothing."""
-    return {"keep": view["options"][0]["set_aside"], "then": "roll"} if view["phase"] == "set-aside" else {"then": "roll"}
+    if view["phase"] == "set-aside":
+        return {"keep": view["options"][0]["set_aside"], "then": "roll"}
+    return {"then": "roll"}
 
 
 def test_a_challenge_closed_ends_the_attempts_still_playing(alice: TestClient, bob: TestClient, app: FastAPI) -> None:

@@ -16,10 +16,12 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from hotdice.i18n import LANGUAGES, catalog
 from hotdice.web.app import create_app
 from hotdice.web.assets import FOREVER, Assets, digest
-from hotdice.web.i18n import CATALOGS
 from hotdice.web.settings import Settings
+
+CATALOGS = {lang: catalog(lang) for lang in LANGUAGES}
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "hotdice" / "web" / "static"
 CATALOG_PREFIX = "self.hotdiceCatalog = "

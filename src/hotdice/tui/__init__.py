@@ -1,7 +1,7 @@
 """``hotdice play``: the terminal game (Textual). The game stays in the engine; screens show it and ask it.
 
 :func:`run` starts the app; the app, its screens and widgets live in :mod:`.app`, :mod:`.screens` and
-:mod:`.widgets`, the strings of both languages in :mod:`.i18n`.
+:mod:`.widgets`; their words come from hotdice's catalogue (:mod:`hotdice.i18n`, through :mod:`.i18n`).
 """
 
 from __future__ import annotations

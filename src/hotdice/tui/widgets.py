@@ -14,6 +14,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from hotdice.i18n import number
+
 __all__ = ["DiceRow", "ScoreLine", "Scoreboard", "die_face"]
 
 # Pips of each face on a 3 x 3 grid (row, column).
@@ -100,14 +102,14 @@ class Scoreboard(Widget):
     lines: reactive[tuple[ScoreLine, ...]] = reactive(())
     legend: reactive[tuple[str, ...]] = reactive(())
     show_entry: reactive[bool] = reactive(False)
-    number_format: reactive[str] = reactive(",")  # the thousands separator of the language
+    lang: reactive[str] = reactive("en")  # the language the scores are written in
 
     def render(self) -> Text:
         out = Text()
         current = self.get_component_rich_style("scoreboard--current")
         width = max(self.size.width, 20)
         for line in self.lines:
-            score = f"{line.score:,}".replace(",", self.number_format)
+            score = number(line.score, self.lang)
             marks = ("✓" if line.entered else "·") if self.show_entry else ""
             marks += "✗" * min(line.farkles_in_row, 3)
             pointer = "▶ " if line.to_play else "  "

@@ -4,7 +4,7 @@ server.
 
 Layout: ``app.py`` (factory), ``routes/`` (thin: one module per part, collected in ``routes/__init__``),
 ``services/`` (the logic), ``deps.py`` (``Annotated`` dependencies), ``settings.py`` (environment),
-``hub.py`` (live updates), ``i18n.py`` + ``locales/`` (English, French), ``charts.py`` (SVG),
+``hub.py`` (live updates), ``i18n.py`` (the page's language; the words are :mod:`hotdice.i18n`'s), ``charts.py`` (SVG),
 ``templates/`` and ``static/``.
 """
 

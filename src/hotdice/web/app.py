@@ -18,13 +18,13 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from hotdice.i18n import LANGUAGES, catalog
 from hotdice.web.asgi import device_cookie, raw_device_cookie
 from hotdice.web.assets import Assets
 from hotdice.web.db import Database
 from hotdice.web.errors import WebError
 from hotdice.web.hot import HotRoutes
 from hotdice.web.hub import hub_for
-from hotdice.web.i18n import CATALOGS
 from hotdice.web.limits import RateLimits, SizeLimits, WebSocketLimits, buckets_for
 from hotdice.web.logs import RequestLog
 from hotdice.web.routes import router
@@ -139,7 +139,7 @@ def create_app(settings: Settings | None = None, *, freeze_at_start: bool = Fals
     app.state.db = db
     app.state.hub = hub
     app.state.devices = _devices(db, settings)
-    assets = Assets(HERE / "static", CATALOGS)
+    assets = Assets(HERE / "static", {lang: catalog(lang) for lang in LANGUAGES})
     app.state.assets = assets
     app.state.health = Checks()  # the last health check, kept a second
     # Innermost, after the device cookie: the moves' three routes, without FastAPI's routing (hotdice.web.hot).

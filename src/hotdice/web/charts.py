@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+from hotdice.i18n import Translator
+
 __all__ = ["Bar", "Series", "farkle_bars", "score_lines"]
 
 WIDTH, HEIGHT = 640, 280
@@ -52,12 +54,12 @@ def _grid(top: float, labels: Sequence[str]) -> list[str]:
     return out
 
 
-def farkle_bars(bars: Sequence[Bar], *, title: str, yours: str, exact: str, dice_label: str) -> str:
+def farkle_bars(bars: Sequence[Bar], *, title: str, yours: str, exact: str, dice_label: str, t: Translator) -> str:
     """Two bars per number of dice: the player's farkle rate next to the exact rate."""
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     top = max([0.5, *(b.expected for b in bars), *(b.yours or 0.0 for b in bars)])
     top = min(1.0, (int(top * 10) + 1) / 10)
-    body = _grid(top, [f"{round(100 * top * i / 4)} %" for i in range(5)])
+    body = _grid(top, [t.percent(top * i / 4, digits=0) for i in range(5)])
     slot = plot_w / max(1, len(bars))
     bar_w = min(28.0, slot / 3)
     desc = []
@@ -69,11 +71,11 @@ def farkle_bars(bars: Sequence[Bar], *, title: str, yours: str, exact: str, dice
             h = plot_h * value / top
             body.append(
                 f'<rect class="bar {css}" x="{x + offset:.1f}" y="{HEIGHT - BOTTOM - h:.1f}" '
-                f'width="{bar_w:.1f}" height="{h:.1f}" rx="3"><title>{escape(f"{100 * value:.1f} %")}</title></rect>'
+                f'width="{bar_w:.1f}" height="{h:.1f}" rx="3"><title>{escape(t.percent(value))}</title></rect>'
             )
         body.append(f'<text class="axis" x="{x:.1f}" y="{HEIGHT - BOTTOM + 18}" text-anchor="middle">{b.dice}</text>')
-        mine = "—" if b.yours is None else f"{100 * b.yours:.1f} %"
-        desc.append(f"{b.dice}: {mine} / {100 * b.expected:.1f} %")
+        mine = "—" if b.yours is None else t.percent(b.yours)
+        desc.append(f"{b.dice}: {mine} / {t.percent(b.expected)}")
     body.append(_caption(dice_label))
     body += _legend([(yours, "bar yours"), (exact, "bar expected")])
     return _svg(title, f"{yours} / {exact}: " + "; ".join(desc), body)
@@ -96,7 +98,7 @@ def _legend(items: Sequence[tuple[str, str]]) -> list[str]:
     return out
 
 
-def score_lines(series: Sequence[Series], *, title: str, game_label: str) -> str:
+def score_lines(series: Sequence[Series], *, title: str, game_label: str, t: Translator) -> str:
     """Each mode's scores as a line over the games played, oldest on the left."""
     points = [p for s in series for p in s.points]
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
@@ -104,7 +106,7 @@ def score_lines(series: Sequence[Series], *, title: str, game_label: str) -> str
     high = max((v for _, v in points), default=0)
     step = 500 if high <= 5000 else 2500
     top = max(step, -(-high // step) * step)
-    body = _grid(top, [f"{top * i // 4:,}".replace(",", " ") for i in range(5)])
+    body = _grid(top, [t.number(top * i // 4) for i in range(5)])
 
     def xy(n: int, v: int) -> tuple[float, float]:
         x = LEFT + (plot_w * (n - 1) / (last - 1) if last > 1 else plot_w / 2)

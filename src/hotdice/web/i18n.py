@@ -1,40 +1,13 @@
-"""The web pages in English and French: one catalog per language (``locales/*.json``), the same keys in
-both (a test checks it), ``{name}`` placeholders. The browser gets the catalog of its page too.
-
-The engine's own messages (why a move is refused) are English; the pages only show those that a click
-cannot avoid, and the table's buttons are enabled only when the move is legal.
-"""
+"""The pages' language: the cookie's, else the browser's (``Accept-Language``), else English; the messages are
+hotdice's one catalogue (:mod:`hotdice.i18n`), which the browser gets too (``catalog.<lang>.js``)."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any
+from hotdice.i18n import LANGUAGES, Translator
 
-__all__ = ["CATALOGS", "COOKIE", "LANGUAGES", "Translator", "pick_language"]
+__all__ = ["COOKIE", "LANGUAGES", "Translator", "pick_language"]
 
-LANGUAGES = ("en", "fr")
 COOKIE = "hotdice_lang"
-_HERE = Path(__file__).parent / "locales"
-CATALOGS: dict[str, dict[str, str]] = {
-    lang: json.loads((_HERE / f"{lang}.json").read_text(encoding="utf-8")) for lang in LANGUAGES
-}
-
-
-class Translator:
-    """``t("key", name=...)`` in one language; a missing key falls back to English, then to the key."""
-
-    def __init__(self, lang: str) -> None:
-        self.lang = lang if lang in CATALOGS else "en"
-        self.catalog = CATALOGS[self.lang]
-
-    def __call__(self, key: str, **params: Any) -> str:
-        text = self.catalog.get(key) or CATALOGS["en"].get(key) or key
-        return text.format(**params) if params else text
-
-    def number(self, value: int) -> str:
-        """10 000 in French (narrow no-break space), 10,000 in English."""
-        return f"{value:,}".replace(",", "\u202f" if self.lang == "fr" else ",")
 
 
 def pick_language(cookie: str | None, accept_language: str | None) -> str:

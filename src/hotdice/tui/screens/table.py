@@ -284,7 +284,7 @@ class TableScreen(HotDiceScreen):
         )
         # scores
         board = self.query_one("#scores", Scoreboard)
-        board.number_format = "\u00a0" if t.lang == "fr" else ","
+        board.lang = t.lang
         board.show_entry = view.entry > 0
         board.lines = tuple(
             ScoreLine(p.name, p.score, p.entered, p.farkles_in_row, view.outcome is None and i == view.current)

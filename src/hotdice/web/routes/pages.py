@@ -122,11 +122,12 @@ def stats_page(request: Request, t: TranslatorDep, session: SessionDep, visitor:
         for rules, bars in list(found.farkle_bars.items())[:3]:
             farkle_charts.append((rules, charts.farkle_bars(
                 bars, title=t("stats.farkle_chart", rules=rules), yours=t("stats.yours"), exact=t("stats.exact"),
-                dice_label=t("stats.dice_rolled"))))
+                dice_label=t("stats.dice_rolled"), t=t)))
         if found.scores:
             series = [charts.Series(t(f"mode.{mode}"), f"mode-{mode}", tuple(points))
                       for mode, points in found.scores.items()]
-            score_chart = charts.score_lines(series, title=t("stats.scores_chart"), game_label=t("stats.games_axis"))
+            score_chart = charts.score_lines(series, title=t("stats.scores_chart"), game_label=t("stats.games_axis"),
+                                             t=t)
     return render(request, t, "stats.html", found=found, farkle_charts=farkle_charts, score_chart=score_chart)
 
 

@@ -24,9 +24,13 @@
   const name = (seat) => view.players[seat].name;
   const mine = () => view.to_act !== null && you.includes(view.to_act);
   const computerToPlay = () => view.to_act !== null && view.seats[view.to_act].computer !== null && you.length > 0;
-  /** A refusal (a code and its values, from the engine) in the page's language. */
-  const refusalText = (r) => t("refusal." + r.code, Object.fromEntries(Object.entries(r.values).map(
-    ([k, v]) => [k, Array.isArray(v) ? v.join("") : typeof v === "number" ? num(v) : v])));
+  /** A refusal (a code and its values, from the engine) in the page's language: {keep:dice} writes faces. */
+  const refusalText = (r) => t("refusal." + r.code).replace(/\{(\w+)(?::(\w+))?\}/g, (all, key, spec) => {
+    if (!(key in r.values)) return all;
+    const value = r.values[key];
+    if (Array.isArray(value)) return value.join(spec === "dice" ? "" : ", ");
+    return typeof value === "number" ? num(value) : String(value);
+  });
 
   function restoreSelection() {
     try {
