@@ -7,7 +7,7 @@ Run: ``python bench/bench_view.py [--before REV] [--games N]``
 farkle and 5000-fr-6 (one, two and four players), every decision of each. For each position: the service's
 view (``games.view``), its JSON answer (orjson, as the routes write it) and the live update it sends
 (``routes.games._live``, written as the hub writes it). Figures: mean microseconds per position (best of 5
-passes over all of them), and the answer's bytes (mean, largest).
+passes over all of them, best of 3 runs of each side, alternated), and the answer's bytes (mean, largest).
 """
 
 from __future__ import annotations
@@ -106,8 +106,9 @@ def main() -> None:
         archive = subprocess.run(["git", "archive", args.before, "src"], cwd=ROOT, check=True, capture_output=True)
         with tarfile.open(fileobj=BytesIO(archive.stdout)) as tar:
             tar.extractall(folder, filter="data")
-        before = side(Path(folder) / "src", args.games)
-    after = side(ROOT / "src", args.games)
+        # Alternated, three times each, the best of each figure kept: a busy machine slows one run, not all.
+        runs = [(side(Path(folder) / "src", args.games), side(ROOT / "src", args.games)) for _ in range(3)]
+    before, after = ({key: min(run[k][key] for run in runs) for key in runs[0][k]} for k in (0, 1))
     print(f"# bench_view: {platform.python_version()} on {platform.machine()}, {args.games} games, "
           f"{after['positions']:.0f} positions; before = {args.before}, after = this checkout")
     print(f"{'':34}{'before':>10}{'after':>10}{'after/before':>14}")
