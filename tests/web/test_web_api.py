@@ -29,11 +29,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import orjson
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pydantic import TypeAdapter
 from starlette.websockets import WebSocketDisconnect
 
 from hotdice.analysis import coach
@@ -57,7 +59,7 @@ from hotdice.web.services import daily as daily_service
 from hotdice.web.services import games as game_service
 from hotdice.web.services import records as record_service
 from hotdice.web.services.daily import PAR_LEVEL
-from hotdice.web.services.games import Intent, computer_spec
+from hotdice.web.services.games import Intent, WebView, computer_spec
 from hotdice.web.services.players import device_player
 from tests.analysis.test_background import fresh_rules
 from tests.reference import legal_set_asides
@@ -1025,6 +1027,25 @@ def test_one_device_one_player_row(app: FastAPI, alice: TestClient) -> None:
         from hotdice.store.web_models import WebPlayer
 
         assert [p.name for p in session.query(WebPlayer)] == ["Ann B"]
+
+
+def test_the_answers_are_the_declared_schema_of_the_table_view(alice: TestClient) -> None:
+    """The view's schema (OpenAPI) is the contract with table.js: every answer reads back as the declared
+    WebView, field for field, and nothing else is in it."""
+    paths = alice.get("/api/openapi.json").json()["paths"]
+    shown = paths["/api/games/{game_id}"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert shown["$ref"].endswith("/WebView")
+    adapter = TypeAdapter(WebView)
+    view = new_game(alice, mode="versus", level="easy", rules="5000-fr-6")
+    for _ in range(60):
+        typed = adapter.validate_python(view)
+        assert orjson.loads(orjson.dumps(typed)) == view
+        if view["outcome"] is not None:
+            break
+        if view["seats"][view["to_act"]]["computer"]:
+            view = alice.post(f"/api/games/{view['id']}/computer", json={"n": view["n"]}).json()["game"]
+        else:
+            view = act(alice, view, next_intent(view))["game"]
 
 
 def test_a_refused_selection_carries_the_engines_reason(alice: TestClient) -> None:
