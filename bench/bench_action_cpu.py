@@ -95,7 +95,7 @@ async def play(app: ASGIApp, games: int, versus: float, rng: random.Random) -> t
         while view["outcome"] is None:
             path = f"/api/games/{view['id']}"
             started, cpu_started = time.perf_counter(), time.process_time()
-            if view["players"][view["to_act"]]["computer"]:
+            if view["seats"][view["to_act"]]["computer"]:
                 answer = await browser.call("POST", f"{path}/computer", {"n": view["n"]})
             else:
                 answer = await browser.call("POST", f"{path}/act", {"n": view["n"], **intent(view, bank_at)})

@@ -60,10 +60,10 @@ def intent(view: dict[str, Any], bank_at: int) -> dict[str, Any]:
     if view["phase"] == "set-aside":
         best = view["options"][0]
         if best["wins"]:
-            return {"keep": best["keep"]}
+            return {"keep": best["set_aside"]}
         total = view["turn_total"] + best["points"]
-        then = "bank" if best["bank"] is None and best["records"] and total >= bank_at else "roll"
-        return {"keep": best["keep"], "then": then}
+        then = "bank" if best["bank_refusal"] is None and best["records"] and total >= bank_at else "roll"
+        return {"keep": best["set_aside"], "then": then}
     return {"then": "bank" if view["can_bank"] and view["turn_total"] >= bank_at else "roll"}
 
 
@@ -204,7 +204,7 @@ class Player:
                 while view["outcome"] is None and time.perf_counter() < stop_at:
                     await self.pace()
                     path = f"/api/games/{view['id']}"
-                    if view["players"][view["to_act"]]["computer"]:
+                    if view["seats"][view["to_act"]]["computer"]:
                         answer = await self.call("computer", "POST", f"{path}/computer", {"n": view["n"]})
                     else:
                         body = {"n": view["n"], **intent(view, bank_at)}

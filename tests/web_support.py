@@ -13,7 +13,7 @@ def next_intent(view: dict[str, Any]) -> dict[str, Any]:
         best = view["options"][0]
         total = view["turn_total"] + best["points"]
         if best["wins"]:
-            return {"keep": best["keep"]}
-        then = "bank" if best["bank"] is None and best["records"] and total >= BANK_AT else "roll"
-        return {"keep": best["keep"], "then": then}
+            return {"keep": best["set_aside"]}
+        then = "bank" if best["bank_refusal"] is None and best["records"] and total >= BANK_AT else "roll"
+        return {"keep": best["set_aside"], "then": then}
     return {"then": "bank" if view["can_bank"] and view["turn_total"] >= BANK_AT else "roll"}

@@ -26,6 +26,7 @@ from textual import events
 from hotdice.analysis.coach import advise
 from hotdice.game.engine import Phase, Roll, bank_refusal
 from hotdice.game.rules import Rules
+from hotdice.game.scoring import SetAside
 from hotdice.game.variants import VARIANTS
 from hotdice.play.modes import Challenge, Mode
 from hotdice.play.names import DefaultName
@@ -121,8 +122,9 @@ def table(app: HotDiceApp) -> TableScreen:
     return screens[-1]
 
 
-def keys_for(screen: TableScreen, threshold: int) -> list[str]:
-    """The keys a simple player presses now: pick the best set-aside, bank from ``threshold``, else roll."""
+def keys_for(screen: TableScreen, threshold: int, best_key: bool = False) -> list[str]:
+    """The keys a simple player presses now: pick the best set-aside (its digits, or ``best_key``: a), bank from
+    ``threshold``, else roll."""
     game = screen.session.game
     if game.phase is Phase.SET_ASIDE:
         assert game.roll is not None
@@ -132,19 +134,20 @@ def keys_for(screen: TableScreen, threshold: int) -> list[str]:
             if face in left:
                 left.remove(face)
                 keys.append(str(i + 1))
-        banks = game.turn_total + best.points >= threshold and screen.bank_after(best) is None
-        return [*keys, "b" if banks else "r"]
+        banks = game.turn_total + best.points >= threshold and game.why_not_bank_after(best) is None
+        return [*(["a"] if best_key else keys), "b" if banks else "r"]
     return ["b" if game.turn_total >= threshold and game.why_not_bank() is None else "r"]
 
 
-async def play_to_the_end(pilot: object, threshold: int = 350, limit: int = 3000) -> TableScreen:
+async def play_to_the_end(pilot: object, threshold: int = 350, limit: int = 3000,
+                          best_key: bool = False) -> TableScreen:
     app = pilot.app  # type: ignore[attr-defined]
     screen = table(app)
     for _ in range(limit):
         if screen.session.game.outcome is not None:
             break
         assert screen.human_to_act(), "the human should be asked to act"
-        await press(pilot, *keys_for(screen, threshold))
+        await press(pilot, *keys_for(screen, threshold, best_key))
     assert screen.session.game.outcome is not None, "the game did not end"
     return screen
 
@@ -181,6 +184,29 @@ def test_solo_ten_turns_played_with_keys() -> None:
             assert not save_path("solo").exists()
 
     asyncio.run(run())
+
+
+def test_key_a_sets_aside_the_best_and_plays_as_picking_its_dice() -> None:
+    """The same seeded ten turns, each set-aside by key a instead of its dice: the same game, move for move."""
+
+    async def run(best_key: bool) -> list[str]:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "solo")
+            screen = table(app)
+            assert "a best" in screen_text(app)
+            if best_key:  # one press: the best set-aside is on the tray, the roll or the bank follows
+                await press(pilot, "r")
+                best = screen.view().best
+                assert best is not None and best == str(screen.session.game.options()[0].set_aside)
+                await press(pilot, "a")
+                assert screen.session.game.set_asides[-1] == SetAside.parse(best)
+                assert screen.session.game.phase is Phase.DECIDE
+            screen = await play_to_the_end(pilot, best_key=best_key)
+            return [str(step) for step in screen.session.game.history]
+
+    assert asyncio.run(run(True)) == asyncio.run(run(False))
 
 
 def test_against_the_computer_plays_its_turns_step_by_step() -> None:

@@ -30,12 +30,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import orjson
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
+from pydantic import TypeAdapter
 from starlette.websockets import WebSocketDisconnect
 
 from hotdice.analysis import coach
@@ -59,7 +61,7 @@ from hotdice.web.services import daily as daily_service
 from hotdice.web.services import games as game_service
 from hotdice.web.services import records as record_service
 from hotdice.web.services.daily import PAR_LEVEL
-from hotdice.web.services.games import Intent, computer_spec
+from hotdice.web.services.games import Intent, WebView, computer_spec
 from hotdice.web.services.players import device_player
 from tests.analysis.test_background import fresh_rules
 from tests.reference import legal_set_asides
@@ -117,7 +119,7 @@ def play_out(client: TestClient, view: dict[str, Any], limit: int = 2000) -> dic
         if view["outcome"] is not None:
             return view
         seat = view["to_act"]
-        if view["players"][seat]["computer"]:
+        if view["seats"][seat]["computer"]:
             answer = client.post(f"/api/games/{view['id']}/computer", json={"n": view["n"]})
             assert answer.status_code == 200, answer.text
             view = answer.json()["game"]
@@ -274,12 +276,12 @@ def test_the_view_offers_exactly_the_legal_set_asides_with_their_points_and_exac
         if view["phase"] == "set-aside":
             roll = tuple(view["roll"])
             expected = {"".join(map(str, dice)): points for dice, points in legal_set_asides(roll, rules).items()}
-            assert {o["keep"]: o["points"] for o in view["options"]} == expected
+            assert {o["set_aside"]: o["points"] for o in view["options"]} == expected
             for o in view["options"]:
                 n = rules.dice if o["dice_left"] == 0 else o["dice_left"]
                 assert Fraction(o["risk"]["exact"]) == farkle_risk(n, rules)
         else:
-            assert Fraction(view["risk"]["exact"]) == farkle_risk(view["dice_to_roll"], rules)
+            assert Fraction(view["risk"]["exact"]) == farkle_risk(view["dice_in_hand"], rules)
         view = act(alice, view, next_intent(view))["game"]
 
 
@@ -323,11 +325,11 @@ def test_each_event_carries_every_score_after_it(alice: TestClient) -> None:
     events = alice.get(f"/api/games/{view['id']}", params={"since": 0}).json()["events"]
     scores = [0, 0]
     for e in events:
-        if e["k"] == "bank":
-            scores[e["p"]] += e["pts"]
-        elif e["k"] == "penalty":
-            scores[e["p"]] -= e["pts"]
-        assert e["s"] == scores, e
+        if e["kind"] == "bank":
+            scores[e["seat"]] += e["points"]
+        elif e["kind"] == "penalty":
+            scores[e["seat"]] -= e["points"]
+        assert e["scores"] == scores, e
     assert scores == [p["score"] for p in view["players"]]
 
 
@@ -443,7 +445,7 @@ def test_no_intent_body_gets_a_5xx(alice: TestClient, body: dict[str, Any]) -> N
 
 def test_against_the_computer_it_plays_step_by_step_and_a_repeated_step_changes_nothing(alice: TestClient) -> None:
     view = new_game(alice, mode="versus", level="easy", rules="farkle,target=1500")
-    assert view["players"][1]["computer"] == "easy"
+    assert view["seats"][1]["computer"] == "easy"
     assert alice.post(f"/api/games/{view['id']}/computer", json={"n": view["n"]}).status_code == 409  # your turn
     while view["to_act"] == 0:
         view = act(alice, view, {"then": "bank"} if view["can_bank"] else next_intent(view))["game"]
@@ -578,7 +580,7 @@ def test_hard_waits_for_its_exact_play_when_the_player_chose_it(
     assert "only Hard waits" in alice.post("/api/games", json={"mode": "versus", "level": "medium", "wait": True,
                                                                 "rules": str(rules)}).json()["detail"]
     view = new_game(alice, mode="versus", level="hard", wait=True, rules=str(rules))
-    assert [p["wait"] for p in view["players"]] == [False, True]
+    assert [s["wait"] for s in view["seats"]] == [False, True]
     while view["to_act"] == 0:  # the player's own turn goes on while the solve is pending
         view = act(alice, view, {"then": "bank"} if view["can_bank"] else next_intent(view))["game"]
     assert view["outcome"] is None
@@ -626,7 +628,7 @@ def test_the_score_pad_takes_the_tables_dice(alice: TestClient) -> None:
     assert "dice" in act(alice, view, {"then": "roll", "dice": "12345"}, status=400)["detail"]  # six are rolled
     view = act(alice, view, {"then": "roll", "dice": "115234"})["game"]
     best = view["options"][0]
-    assert view["roll"] == [1, 1, 5, 2, 3, 4] and (best["keep"], best["points"]) == ("115", 250)  # 100 + 100 + 50
+    assert view["roll"] == [1, 1, 5, 2, 3, 4] and (best["set_aside"], best["points"]) == ("115", 250)  # 100 + 100 + 50
     view = act(alice, view, {"keep": "11", "then": "roll", "dice": "6622"})["game"]
     assert view["current"] == 1 and view["players"][0]["score"] == 0  # 6 6 2 2: a farkle
 
@@ -727,7 +729,7 @@ def test_no_answer_reveals_the_seed_or_a_roll_not_yet_rolled(alice: TestClient, 
         answers.append(json.dumps(body))
         view = body["game"]
         events = alice.get(f"/api/games/{started['id']}", params={"since": 0}).json()["events"]
-        rolled = [e["d"] for e in events if e["k"] == "roll"]
+        rolled = [e["dice"] for e in events if e["kind"] == "roll"]
         assert ["dice " + "".join(map(str, d)) for d in rolled] == _rolls(app, started["id"])  # only past rolls
     assert alice.get(f"/api/games/{started['id']}/record").status_code == 409  # not before the end
     assert all(seed_hex not in text and KEY.decode() not in text for text in answers)
@@ -795,7 +797,9 @@ def test_a_challenge_closes_by_itself(alice: TestClient, app: FastAPI) -> None:
 
 def _never_banking(view: dict[str, Any]) -> dict[str, Any]:
     """Roll on until the farkle: ten turns of it score nothing."""
-    return {"keep": view["options"][0]["keep"], "then": "roll"} if view["phase"] == "set-aside" else {"then": "roll"}
+    if view["phase"] == "set-aside":
+        return {"keep": view["options"][0]["set_aside"], "then": "roll"}
+    return {"then": "roll"}
 
 
 def test_a_challenge_closed_ends_the_attempts_still_playing(alice: TestClient, bob: TestClient, app: FastAPI) -> None:
@@ -883,7 +887,7 @@ def test_the_daily_ends_at_midnight_for_an_attempt_started_before(app: FastAPI, 
         before = game_service.act(session, view["id"], player.id, Intent(view["n"], **next_intent(view)),
                                   now=midnight - timedelta(seconds=1))
         session.commit()
-        view = before.view
+        view = game_service.plain(before.view)
         with pytest.raises(KeyRevealed, match="revealed at") as refused:
             game_service.act(session, view["id"], player.id, Intent(view["n"], **next_intent(view)), now=midnight)
         session.rollback()
@@ -1084,24 +1088,38 @@ def test_one_device_one_player_row(app: FastAPI, alice: TestClient) -> None:
         assert [p.name for p in session.query(WebPlayer)] == ["Ann B"]
 
 
+def test_the_answers_are_the_declared_schema_of_the_table_view(alice: TestClient) -> None:
+    """The view's schema (OpenAPI) is the contract with table.js: every answer reads back as the declared
+    WebView, field for field, and nothing else is in it."""
+    paths = alice.get("/api/openapi.json").json()["paths"]
+    shown = paths["/api/games/{game_id}"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert shown["$ref"].endswith("/WebView")
+    adapter = TypeAdapter(WebView)
+    view = new_game(alice, mode="versus", level="easy", rules="5000-fr-6")
+    for _ in range(60):
+        typed = adapter.validate_python(view)
+        assert orjson.loads(orjson.dumps(typed)) == view
+        if view["outcome"] is not None:
+            break
+        if view["seats"][view["to_act"]]["computer"]:
+            view = alice.post(f"/api/games/{view['id']}/computer", json={"n": view["n"]}).json()["game"]
+        else:
+            view = act(alice, view, next_intent(view))["game"]
+
+
 def test_a_refused_selection_carries_the_engines_reason(alice: TestClient) -> None:
     view = new_game(alice, mode="solo", rules="5000-fr-6")
     for _ in range(200):  # roll until a roll offers a choice, then look at every refused choice of dice
         if view["phase"] == "set-aside" and view["refusals"]:
             break
         view = act(alice, view, {"then": "roll"} if view["phase"] == "decide" else next_intent(view))["game"]
-    roll, offered = view["roll"], {o["keep"] for o in view["options"]}
+    roll, offered = view["roll"], {o["set_aside"] for o in view["options"]}
     assert view["refusals"]
-    for dice, reason in view["refusals"].items():
+    for dice, data in view["refusals"].items():
         assert dice == "".join(sorted(dice)) and dice not in offered
         assert all(roll.count(int(d)) >= dice.count(d) for d in set(dice))
-        assert reason.split(":")[0] == dice  # the engine names the dice it refuses
-        data = view["set_aside_refusals"][dice]  # and says which rule, as data beside the English
-        assert data["code"] in {"not-scoring", "every-triple", "would-pass-target"}
-        assert data["values"]["keep"] == [int(d) for d in dice]
-    assert set(view["set_aside_refusals"]) == set(view["refusals"])
-    for option in view["options"]:
-        assert (option["bank"] is None) == (option["bank_refusal"] is None)
+        assert data["code"] in {"not-scoring", "every-triple", "would-pass-target"}  # which rule, as data
+        assert data["values"]["keep"] == [int(d) for d in dice]  # the engine names the dice it refuses
 
 
 # -- security headers and origin checks (SECURITY.md, section 6) ----------------------------------------------

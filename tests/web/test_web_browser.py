@@ -158,10 +158,24 @@ def shows(page: Page, n: int) -> int:
     return int(page.evaluate("() => Number(document.getElementById('table').dataset.n)"))
 
 
-def act_once(page: Page, view: dict[str, Any], keyboard: bool = False) -> None:
-    """One intent of the test strategy, by tapping the dice and pressing Roll or Bank (or keys)."""
+def act_once(page: Page, view: dict[str, Any], keyboard: bool = False, best: bool = False) -> None:
+    """One intent of the test strategy, by tapping the dice and pressing Roll or Bank (or keys); ``best``: its
+    set-aside (the best-points one) by one tap on the best set-aside's button (or key A), then Roll or Bank."""
     intent = next_intent(view)
-    if "keep" in intent:
+    if best and "keep" in intent:
+        option = view["options"][0]
+        assert intent["keep"] == view["best"] == option["set_aside"]
+        button = page.locator("#best")
+        expect(button).to_have_text(f"Best: {' '.join(option['set_aside'])} (+{option['points']:,})")
+        if keyboard:
+            page.keyboard.press("a")
+        else:
+            button.click()
+        page.wait_for_function(f"() => Number(document.getElementById('table').dataset.n) > {view['n']}")
+        expect(button).to_be_hidden()  # set aside: the dice are in the tray, the roll or the bank follows
+        if "then" not in intent:
+            return  # the set-aside reached the exact target: won
+    elif "keep" in intent:
         taken: list[int] = []
         for face in intent["keep"]:
             index = next(i for i, f in enumerate(view["roll"]) if f == int(face) and i not in taken)
@@ -179,7 +193,7 @@ def act_once(page: Page, view: dict[str, Any], keyboard: bool = False) -> None:
         button.click()
 
 
-def play(page: Page, gid: str, *, keyboard: bool = False, limit: int = 600) -> dict[str, Any]:
+def play(page: Page, gid: str, *, keyboard: bool = False, best: bool = False, limit: int = 600) -> dict[str, Any]:
     """Play the page's seats to the end of the game (the computer plays its own, step by step)."""
     for _ in range(limit):
         view = api_view(page, gid)
@@ -193,7 +207,7 @@ def play(page: Page, gid: str, *, keyboard: bool = False, limit: int = 600) -> d
             # (polling it here, on the page's own device, ran into the device's rate limit once answers were quick).
             shows(page, view["n"] + 1)
             continue
-        act_once(page, view, keyboard)
+        act_once(page, view, keyboard, best)
         page.wait_for_function(f"() => Number(document.getElementById('table').dataset.n) > {view['n']}")
     raise AssertionError("the game did not end")
 
@@ -261,7 +275,7 @@ def test_hard_waits_for_its_exact_play_if_the_player_chose_it(open_page: Open) -
     answers: list[Response] = []
     page.on("response", lambda r: answers.append(r) if r.url.endswith("/computer") else None)
     view = api_view(page, gid)
-    assert view["players"][1]["wait"]
+    assert view["seats"][1]["wait"]
     while view["to_act"] == 0 and view["outcome"] is None:  # the player's own turn is not held
         act_once(page, view)
         page.wait_for_function(f"() => Number(document.getElementById('table').dataset.n) > {view['n']}")
@@ -318,7 +332,7 @@ def test_the_daily_game_then_a_second_unofficial_attempt(open_page: Open) -> Non
     page.get_by_role("button", name="Play again (unofficial)").click()
     page.wait_for_url("**/play/**")
     expect(page.locator(".table-title")).to_contain_text("unofficial")
-    play(page, game_id(page))
+    play(page, game_id(page), keyboard=True, best=True)
     page.goto("/daily")
     expect(page.locator(".attempts li")).to_have_count(2)
     expect(page.locator(".attempts li").nth(1)).to_contain_text("unofficial")
@@ -350,7 +364,8 @@ def test_a_friend_challenge_played_by_two_browsers(open_page: Open) -> None:
     played = {"friend": play(friend, game_id(friend))}
     host.get_by_role("button", name="Play the challenge").click()
     host.wait_for_url("**/play/**")
-    played["host"] = play(host, game_id(host))
+    played["host"] = play(host, game_id(host), best=True)  # the same dice, each set-aside by the best button
+    assert played["host"]["players"][0]["score"] == played["friend"]["players"][0]["score"]
     host.get_by_role("link", name="See the results").click()
     board = host.locator("#ranking")
     expect(board).to_contain_text("Hana")

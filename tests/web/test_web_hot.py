@@ -54,7 +54,7 @@ def test_moves_are_answered_without_solving_dependencies(
     for _ in range(30):
         if view["outcome"] is not None:
             break
-        if view["players"][view["to_act"]]["computer"]:
+        if view["seats"][view["to_act"]]["computer"]:
             answer = alice.post(f"{path}/computer", json={"n": view["n"]})
         else:
             answer = alice.post(f"{path}/act", json={"n": view["n"], **next_intent(view)})

@@ -44,9 +44,9 @@ def step(client: TestClient, view: dict[str, object]) -> dict[str, object]:
     """The next action of the game: the device's intent, or the computer's step."""
     seat = view["to_act"]
     assert isinstance(seat, int)
-    players = view["players"]
-    assert isinstance(players, list)
-    if players[seat]["computer"]:
+    seats = view["seats"]
+    assert isinstance(seats, list)
+    if seats[seat]["computer"]:
         answer = client.post(f"/api/games/{view['id']}/computer", json={"n": view["n"]})
     else:
         answer = client.post(f"/api/games/{view['id']}/act", json={"n": view["n"], **next_intent(view)})
@@ -94,7 +94,7 @@ def _move_on_elsewhere(app: FastAPI, view: dict[str, object]) -> list[str]:
         game = replay(Record.from_json(row.record))
         options = view["options"]
         assert isinstance(options, list)
-        game.apply(options[0]["keep"], player=0)
+        game.apply(options[0]["set_aside"], player=0)
         game.apply("roll", player=0)
         game.apply_roll(SecureDice().roll(game.dice_in_hand, game.turn, game.rolls_this_turn))
         games.save(session, Loaded(row, game, None, json.loads(row.seats)))
@@ -132,7 +132,7 @@ def test_an_action_on_a_kept_game_moved_on_by_another_process_is_found_out(app: 
     assert games.REBUILT.get(view["id"]) is not None
     written = _move_on_elsewhere(app, view)
     same = alice.post(f"/api/games/{view['id']}/act",
-                      json={"n": view["n"], "keep": view["options"][0]["keep"], "then": "roll"})
+                      json={"n": view["n"], "keep": view["options"][0]["set_aside"], "then": "roll"})
     assert same.status_code == 200 and same.json()["applied"] is False
     assert same.json()["game"]["n"] == len(written)
     games.REBUILT.clear()

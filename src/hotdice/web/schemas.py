@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from hotdice.game.engine import MAX_PLAYERS
 from hotdice.play.names import MAX_NAME_CODE_POINTS
-from hotdice.web.services.games import GAME_ID
+from hotdice.web.services.games import GAME_ID, WebView
 
 __all__ = [
     "EDGE",
@@ -101,7 +101,7 @@ class ActedOut(BaseModel):
 
     applied: bool
     message: str
-    game: dict[str, Any]
+    game: WebView
     waiting: dict[str, Any] | None = None  # a computer step not taken: the table its Hard waits for
 
 

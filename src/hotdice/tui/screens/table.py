@@ -1,9 +1,9 @@
 """The table: the dice, the scores, what the current selection is worth, and the game's moments.
 
-Every legality question goes to the engine: the set-asides on offer (``game.options()``), whether a bank is
-allowed (``game.why_not_bank()``, or :func:`hotdice.game.engine.bank_refusal` for the bank that would follow the
-selection), and the points of the selection (``scorer(rules).score``). The screen only keeps what it shows:
-which dice are picked, the cursor, and how far it has told the game's events.
+What it shows comes from the table's view (:class:`hotdice.play.view.TableView`, the web's too): the set-asides
+on offer with their points, risk and bank, why other dice are refused, whether a bank is allowed, the roll that
+farkled, the log's events. The screen only keeps what it shows: which dice are picked, the cursor, and how far
+it has told the game's events.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from textual.widgets import Input, RichLog, Static
 from textual.worker import Worker, get_current_worker
 
 from hotdice.analysis.coach import Advice, advise, measure_now
-from hotdice.analysis.odds import roll_odds
 from hotdice.analysis.solver.background import SOLVER, Status
 from hotdice.game.engine import (
     BANK,
@@ -30,20 +29,18 @@ from hotdice.game.engine import (
     Action,
     BankAction,
     Decision,
-    Event,
     EventKind,
     Game,
     IllegalMoveError,
     InvalidMoveError,
     Phase,
     RollAction,
-    after_set_aside,
-    bank_records,
 )
-from hotdice.game.refusals import Refusal
-from hotdice.game.scoring import DiceError, Option, SetAside, parse_dice, scorer
+from hotdice.game.refusals import Code, Refusal
+from hotdice.game.scoring import DiceError, SetAside, parse_dice
 from hotdice.play.modes import Mode, shown_rules
 from hotdice.play.players.skilled import pending
+from hotdice.play.view import Entry, TableView
 from hotdice.tui.screens.base import HotDiceScreen
 from hotdice.tui.session import Session
 from hotdice.tui.widgets import DiceRow, Scoreboard, ScoreLine
@@ -95,6 +92,7 @@ class TableScreen(HotDiceScreen):
         Binding("space", "space", show=False),
         Binding("r", "roll", show=False),
         Binding("b", "bank", show=False),
+        Binding("a", "best", show=False),
         Binding("h", "hint", show=False),
         Binding("pageup", "coach_scroll(-1)", show=False),
         Binding("pagedown", "coach_scroll(1)", show=False),
@@ -110,7 +108,6 @@ class TableScreen(HotDiceScreen):
         self.picked: set[int] = set()
         self.cursor = 0
         self.told = 0  # events already written to the log
-        self.dead_roll: tuple[int, ...] | None = None  # the roll that farkled or bust, shown until the next roll
         self.moment: tuple[str, str] = ("", "")  # (text, class)
         self.message = ""
         self.advice: Text | None = None
@@ -154,7 +151,7 @@ class TableScreen(HotDiceScreen):
             log.write(t("roll_off.starts", name=players[off.first]))
         if self.session.resumed:
             # The saved game's past goes to the log; its last moment is old news, so the headline starts fresh.
-            self.tell(self.session.game.events)
+            self.tell(self.view(since=0).events)
             self.told = len(self.session.game.events)
             self.moment = ("", "")
         if self.hotdice.warm:
@@ -168,31 +165,23 @@ class TableScreen(HotDiceScreen):
         game = self.session.game
         return isinstance(game.to_act, int) and not self.session.computer_to_act() and not self.computer_running
 
+    def view(self, since: int | None = None) -> TableView:
+        """The table's view of the game now, with its events from number ``since`` on (default: none)."""
+        game = self.session.game
+        return TableView.of(game, since=len(game.events) if since is None else since)
+
     def selection(self) -> SetAside | None:
         roll = self.session.game.roll
         if roll is None or not self.picked:
             return None
         return SetAside(*(roll[i] for i in sorted(self.picked) if i < len(roll)))
 
-    def selected_option(self) -> Option | None:
-        set_aside = self.selection()
-        return next((o for o in self.session.game.options() if o.set_aside == set_aside), None)
-
-    def refusal_of(self, set_aside: SetAside) -> str:
-        """The engine's reason for refusing a set-aside it does not offer, in the player's language."""
-        refusal = self.session.game.why_not_set_aside(set_aside)
-        return "" if refusal is None else self.hotdice.t.refusal(refusal)
-
-    def bank_after(self, option: Option) -> Refusal | None:
-        """Why the bank right after setting ``option`` aside would be refused, or None (engine's rule)."""
-        return self.session.game.why_not_bank_after(option)
-
     # -- drawing -------------------------------------------------------------------------------
 
     def sync(self) -> None:
         """Show the engine's state: new events to the log and the moment, then every panel."""
         game = self.session.game
-        self.tell(game.events[self.told :])
+        self.tell(self.view(since=self.told).events)
         self.told = len(game.events)
         if game.phase is not Phase.SET_ASIDE:
             self.picked.clear()
@@ -204,14 +193,14 @@ class TableScreen(HotDiceScreen):
             self.skip.clear()
             self.play_computer()
 
-    def tell(self, events: Sequence[Event]) -> None:
+    def tell(self, events: Sequence[Entry]) -> None:
         t = self.hotdice.t
         game = self.session.game
         log = self.query_one("#log", RichLog)
         best: tuple[int, str, str] | None = None
         names = self.hotdice.names(self.session)
         for event in events:
-            name = names[event.player]
+            name = names[event.seat]
             kind = event.kind
             line = ""
             if kind is EventKind.TURN:
@@ -222,7 +211,6 @@ class TableScreen(HotDiceScreen):
                     best = best or (1, t("table.pass_to", name=name), "turn")
             elif kind is EventKind.ROLL:
                 line = t("log.roll", name=name, dice=" ".join(map(str, event.dice)))
-                self.dead_roll = None
                 self.picked.clear()
                 self.advice = None
             elif kind is EventKind.VALIDATED:
@@ -235,17 +223,15 @@ class TableScreen(HotDiceScreen):
             elif kind is EventKind.FARKLE:
                 line = (t("log.farkle", name=name, points=t.number(event.points)) if event.points
                         else t("log.farkle_nothing", name=name))
-                self.dead_roll = self._last_roll(event)
             elif kind is EventKind.BUST:
                 line = t("log.bust", name=name, target=t.number(game.rules.target), points=t.number(event.points))
-                self.dead_roll = self._last_roll(event)
             elif kind is EventKind.PENALTY:
                 cut = "_none" if event.points == 0 else "_cut" if event.points < game.rules.three_farkles else ""
                 line = t(f"log.penalty{cut}", name=name, points=t.number(event.points),
                          penalty=t.number(game.rules.three_farkles))  # cut at 0 points: never "−0"
             elif kind is EventKind.BANK:
                 line = t("log.bank", name=name, points=t.number(event.points),
-                         score=t.number(event.scores[event.player]))
+                         score=t.number(event.scores[event.seat]))
             elif kind is EventKind.ENTRY_MISSED:
                 line = t("log.entry_missed", name=name, points=t.number(event.points),
                          entry=t.number(game.rules.entry))
@@ -262,12 +248,6 @@ class TableScreen(HotDiceScreen):
             self.moment = (best[1], best[2])
         elif events:
             self.moment = ("", "")
-
-    def _last_roll(self, event: Event) -> tuple[int, ...] | None:
-        for e in reversed(self.session.game.events):
-            if e.kind is EventKind.ROLL and e.turn == event.turn:
-                return e.dice
-        return None
 
     def _game_over_line(self) -> str:
         t = self.hotdice.t
@@ -302,16 +282,17 @@ class TableScreen(HotDiceScreen):
         t = self.hotdice.t
         game = self.session.game
         rules = game.rules
+        view = self.view()
         self.fit()
         # title
         title = self.hotdice.mode_title(self.session)
         right = ""
-        seat = game.current
-        if game.turn_limit is not None:
-            right = t("table.turn_limit", n=min(game.turns_played[seat] + 1, game.turn_limit), limit=game.turn_limit)
+        turns = view.players[view.current].turns
+        if view.turn_limit is not None:
+            right = t("table.turn_limit", n=min(turns + 1, view.turn_limit), limit=view.turn_limit)
         else:
-            right = t("table.turn_number", n=game.turns_played[seat] + 1)
-        if game.last_round_by is not None and game.outcome is None:
+            right = t("table.turn_number", n=turns + 1)
+        if view.last_round_by is not None and view.outcome is None:
             right = f"{t('table.last_round')} · {right}"
         head = f" {title} · {shown_rules(rules)}"
         width = max(self.size.width, 40)
@@ -323,17 +304,15 @@ class TableScreen(HotDiceScreen):
         # scores
         board = self.query_one("#scores", Scoreboard)
         board.lang = t.lang
-        board.show_entry = rules.entry > 0
+        board.show_entry = view.entry > 0
         board.lines = tuple(
-            ScoreLine(name, score, entered, farkles, game.outcome is None and i == game.current)
-            for i, (name, score, entered, farkles) in enumerate(
-                zip(self.hotdice.names(self.session), game.scores, game.entered, game.farkles_in_row, strict=True)
-            )
+            ScoreLine(name, p.score, p.entered, p.farkles_in_row, view.outcome is None and i == view.current)
+            for i, (name, p) in enumerate(zip(self.hotdice.names(self.session), view.players, strict=True))
         )
         legend = []
-        if rules.entry > 0:
-            legend += [t("table.on_board"), t("table.not_on_board", entry=t.number(rules.entry))]
-        if any(game.farkles_in_row):
+        if view.entry > 0:
+            legend += [t("table.on_board"), t("table.not_on_board", entry=t.number(view.entry))]
+        if any(p.farkles_in_row for p in view.players):
             legend.append(t("table.farkles_row"))
         board.legend = tuple(legend)
         board.border_title = t("table.scores")
@@ -346,19 +325,19 @@ class TableScreen(HotDiceScreen):
         moment.set_classes(f"moment-{kind}" if kind else "")
         # dice
         dice = self.query_one("#dice", DiceRow)
-        if game.phase is Phase.SET_ASIDE and game.roll is not None:
-            dice.faces, dice.tone = game.roll, "live"
-        elif self.dead_roll is not None:
-            dice.faces, dice.tone = self.dead_roll, "farkle"
-        elif game.phase is Phase.OVER:
+        if view.phase is Phase.SET_ASIDE and view.roll is not None:
+            dice.faces, dice.tone = view.roll, "live"
+        elif view.dead_roll is not None:
+            dice.faces, dice.tone = view.dead_roll, "farkle"
+        elif view.phase is Phase.OVER:
             dice.faces, dice.tone = (), "waiting"
         else:
-            dice.faces, dice.tone = (None,) * game.dice_in_hand, "waiting"
+            dice.faces, dice.tone = (None,) * view.dice_in_hand, "waiting"
         dice.picked = frozenset(self.picked)
         human = self.human_to_act() and game.phase is Phase.SET_ASIDE
         dice.cursor = self.cursor if human else -1
         # status
-        self.query_one("#status", Static).update(self.status_text(), layout=False)
+        self.query_one("#status", Static).update(self.status_text(view), layout=False)
         solver = self.query_one("#solver", Static)
         solver.display = self.hard_status is not None and not self.hard_status.ready and game.outcome is None
         if solver.display and self.hard_status is not None:
@@ -410,72 +389,64 @@ class TableScreen(HotDiceScreen):
             return t("table.turn_of", name=name), "turn"
         return t("table.your_turn"), "turn"
 
-    def status_text(self) -> Text:
+    def status_text(self, view: TableView) -> Text:
         t = self.hotdice.t
-        game = self.session.game
-        rules = game.rules
         lines: list[Text] = []
-        if game.outcome is not None:
+        if view.outcome is not None:
             return Text("")
-        total = game.turn_total
-        if game.phase is Phase.SET_ASIDE:
+        total = view.turn_total
+        if view.phase is Phase.SET_ASIDE:
             set_aside = self.selection()
-            option = self.selected_option()
+            option = None if set_aside is None else view.option(str(set_aside))
             if set_aside is None:
                 human = not (self.session.computer_to_act() or self.computer_running)
-                lines.append(Text(t("table.selection_none", n=len(game.roll or ())) if human else ""))
+                lines.append(Text(t("table.selection_none", n=len(view.roll or ())) if human else ""))
             elif option is not None:
                 lines.append(Text(t("table.selection_ok", dice=" ".join(map(str, set_aside)),
                                     points=t.number(option.points)), style="bold"))
-            elif scorer(rules).score(set_aside) is None:
+            elif (refused := view.refusals.get(str(set_aside))) is None or refused.code is Code.NOT_SCORING:
                 lines.append(Text(t("table.selection_no_score", dice=" ".join(map(str, set_aside))), style="italic"))
             else:
                 lines.append(Text(t("table.selection_refused", dice=" ".join(map(str, set_aside)),
-                                    reason=self.refusal_of(set_aside)), style="italic"))
+                                    reason=t.refusal(refused)), style="italic"))
             if option is not None:
                 after = total + option.points
                 lines.append(Text(t("table.turn_total_after", total=t.number(total), after=t.number(after))))
-                n, hot, _ = after_set_aside(rules, option)
-                risk = t("table.risk", dice=t.dice(n), risk=t.percent(float(roll_odds(rules, n).farkle)))
-                if hot:
-                    risk += " · " + t("table.hot_dice_hand", n=rules.dice)
+                risk = t("table.risk", dice=t.dice(option.risk.dice), risk=t.percent(option.risk.p))
+                if option.hot_dice:
+                    risk += " · " + t("table.hot_dice_hand", n=view.dice)
                 lines.append(Text(risk))
-                refusal = self.bank_after(option)
-                lines.append(Text(self._bank_line(after, refusal)))
+                lines.append(Text(self._bank_line(view, after, option.bank_refusal, option.records)))
             else:
                 lines.append(Text(t("table.turn_total", total=t.number(total))))
                 lines.append(Text(t("table.risk_unknown")))
         else:
-            lines.append(Text(self._set_aside_line()))
-            hand = t("table.in_hand", dice=t.dice(game.dice_in_hand))
-            if game.hot_dice:
-                hand = t("table.hot_dice_hand", n=rules.dice)
+            lines.append(Text(self._set_aside_line(view.set_asides)))
+            hand = t("table.in_hand", dice=t.dice(view.dice_in_hand))
+            if view.hot_dice:
+                hand = t("table.hot_dice_hand", n=view.dice)
             lines.append(Text(f"{t('table.turn_total', total=t.number(total))} · {hand}"))
-            if game.phase is Phase.CHANCE and self.session.mode is Mode.PAD:
+            if view.phase is Phase.CHANCE and self.session.mode is Mode.PAD:
                 lines.append(Text(t("table.pad_roll")))
             else:
-                n = game.dice_in_hand
-                lines.append(Text(t("table.risk", dice=t.dice(n), risk=t.percent(float(roll_odds(rules, n).farkle)))))
-            if game.phase is Phase.DECIDE:
-                lines.append(Text(self._bank_line(total, game.why_not_bank())))
+                lines.append(Text(t("table.risk", dice=t.dice(view.risk.dice), risk=t.percent(view.risk.p))))
+            if view.phase is Phase.DECIDE:
+                lines.append(Text(self._bank_line(view, total, view.bank_refusal, view.bank_records)))
         return Text("\n").join(lines)
 
-    def _bank_line(self, total: int, refusal: Refusal | None) -> str:
+    def _bank_line(self, view: TableView, total: int, refusal: Refusal | None, records: bool) -> str:
         t = self.hotdice.t
-        game = self.session.game
-        seat = game.current
         if refusal is not None:
             return t("table.bank_no", reason=t.refusal(refusal))
-        if not bank_records(game.rules, entered=game.entered[seat], turn_total=total):
-            return t("table.bank_not_recorded", points=t.number(total), entry=t.number(game.rules.entry))
-        return t("table.bank_ok", points=t.number(total), score=t.number(game.scores[seat] + total))
+        if not records:
+            return t("table.bank_not_recorded", points=t.number(total), entry=t.number(view.entry))
+        return t("table.bank_ok", points=t.number(total), score=t.number(view.players[view.current].score + total))
 
-    def _set_aside_line(self) -> str:
+    def _set_aside_line(self, set_asides: Sequence[str]) -> str:
         t = self.hotdice.t
-        set_asides = self.session.game.set_asides
         if not set_asides:
             return t("table.set_aside_none")
-        groups = [" ".join(map(str, k)) for k in set_asides]
+        groups = [" ".join(k) for k in set_asides]
         line = t("table.set_aside", dice=" │ ".join(groups))
         while len(line) > _STATUS_WIDTH and len(groups) > 1:  # a long turn: its latest set-asides
             groups.pop(0)
@@ -520,6 +491,16 @@ class TableScreen(HotDiceScreen):
 
     def action_bank(self) -> None:
         self.act(BANK)
+
+    def action_best(self) -> None:
+        """Set aside the roll's best-points set-aside (the view's ``best``); the roll or the bank follows."""
+        best = self.view().best
+        if not self.human_to_act() or best is None:
+            return
+        self.message = ""
+        self.session.game.apply(SetAside.parse(best))
+        self.picked.clear()
+        self.sync()
 
     def act(self, then: RollAction | BankAction) -> None:
         """Set the picked dice aside if a roll is on the table, then roll or bank: one decision, which the

@@ -7,6 +7,7 @@ answer (and refuse) every request of those routes that is not plainly well-forme
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import orjson
@@ -19,33 +20,30 @@ from hotdice.web.deps import HubDep, PlayerDep, PlayerIdDep, SessionDep, Visitor
 from hotdice.web.hub import Hub
 from hotdice.web.schemas import EDGE, ActedOut, GameId, IntentIn, Made, NewGame, Since, StepIn, refusals
 from hotdice.web.services import games, records
-from hotdice.web.services.games import Acted, Intent, Notice
+from hotdice.web.services.games import Acted, Intent, Notice, WebView
 
 router = APIRouter(prefix="/api/games", tags=["games"], responses=EDGE)
-Answer = dict[str, Any]  # what the OpenAPI schema shows of the routes below that answer with their JSON text
-
-
-def answer_json(answer: Answer) -> Response:
+def answer_json(answer: object) -> Response:
     """The answer as JSON text, written here in the request's worker thread: a dict returned from a route
     is gone over again by FastAPI (and handed to another worker thread) to be serialized."""
     return Response(orjson.dumps(answer), media_type="application/json")
 
 
-def _live(view: dict[str, Any]) -> dict[str, Any]:
+def _live(view: WebView) -> dict[str, Any]:
     """What the game's screens are told of its new view (``you``: each screen knows its own seats)."""
-    return {"type": "game", "view": {**view, "you": []}}
+    return {"type": "game", "view": replace(view, you=())}
 
 
 def _notice(hub: Hub) -> Notice:
     """The live update as text to send with the write itself, where the hub's channel allows it."""
-    return lambda view: hub.within(f"game:{view['id']}", _live(view))
+    return lambda view: hub.within(f"game:{view.id}", _live(view))
 
 
 def _answer(acted: Acted, session: Session, hub: HubDep) -> Response:
     """Commit what was done, telling the game's screens if it changed (in the same transaction where the
     channel allows it, with the write itself where it could), and answer."""
     if acted.applied:
-        hub.commit(session, f"game:{acted.view['id']}", _live(acted.view), sent=acted.announced)
+        hub.commit(session, f"game:{acted.view.id}", _live(acted.view), sent=acted.announced)
     else:
         session.commit()
     if acted.written is not None:
@@ -72,7 +70,7 @@ def new_game(body: NewGame, player: PlayerDep, session: SessionDep) -> dict[str,
     return {"id": row.id, "url": f"/play/{row.id}"}
 
 
-@router.get("/{game_id}", response_model=Answer, responses=refusals(404, 409))
+@router.get("/{game_id}", response_model=WebView, responses=refusals(404, 409))
 def get_game(game_id: GameId, session: SessionDep, visitor: VisitorDep, since: Since = None) -> Response:
     """The game now, with its events from number ``since`` on (default: the last few): what a screen that
     missed some asks for."""

@@ -12,6 +12,7 @@ import contextlib
 from collections.abc import Callable, Hashable
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
@@ -39,9 +40,15 @@ async def game_updates(websocket: WebSocket, game_id: str, db: DatabaseDep, hub:
             with db.session() as session:
                 return games.find(session, found).action
 
-        return Feed(f"game:{found}", state, version, carried=lambda message: message["view"]["n"])
+        return Feed(f"game:{found}", state, version, carried=_action_number)
 
     await _serve(websocket, hub, feed)
+
+
+def _action_number(message: dict[str, Any]) -> int:
+    """The action number of a game's live update: its view, made here, or as another process sent it (JSON)."""
+    view = message["view"]
+    return int(view["n"]) if isinstance(view, dict) else int(view.n)
 
 
 @router.websocket("/ws/tables/{code}")
@@ -65,7 +72,7 @@ async def _serve(websocket: WebSocket, hub: Hub, make_feed: Callable[[], Feed]) 
     try:
         feed = await run_in_threadpool(make_feed)
         async with hub.subscribe(feed.topic, feed) as queue:
-            await websocket.send_json(await run_in_threadpool(feed.state))
+            await _send(websocket, await run_in_threadpool(feed.state))
             reader = asyncio.create_task(_until_closed(websocket))
             getter = asyncio.create_task(queue.get())
             try:
@@ -77,7 +84,7 @@ async def _serve(websocket: WebSocket, hub: Hub, make_feed: Callable[[], Feed]) 
                     getter = asyncio.create_task(queue.get())
                     if message == RELOAD:
                         message = await run_in_threadpool(feed.state)
-                    await websocket.send_json(message)
+                    await _send(websocket, message)
             finally:
                 reader.cancel()
                 getter.cancel()
@@ -85,6 +92,11 @@ async def _serve(websocket: WebSocket, hub: Hub, make_feed: Callable[[], Feed]) 
         await websocket.close(GONE)
     except WebSocketDisconnect:
         pass
+
+
+async def _send(websocket: WebSocket, message: dict[str, Any]) -> None:
+    """A message as JSON text, its typed view written as the API writes it."""
+    await websocket.send_text(orjson.dumps(message).decode())
 
 
 async def _until_closed(websocket: WebSocket) -> None:

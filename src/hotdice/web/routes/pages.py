@@ -6,6 +6,7 @@ import functools
 from pathlib import Path
 from typing import Annotated, Any
 
+import orjson
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
@@ -32,6 +33,8 @@ __all__ = ["render", "render_error", "router"]
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).parent.parent / "templates")
+# ``tojson`` writes the table's typed view (dataclasses, enums) as the API does; Jinja still escapes it for HTML.
+templates.env.policies["json.dumps_function"] = lambda value, **_: orjson.dumps(value).decode()
 LANG_AGE = 365 * 24 * 3600
 
 

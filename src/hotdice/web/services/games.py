@@ -9,7 +9,6 @@ of the roll (seeded streams for the daily and challenges), so no answer can hold
 
 from __future__ import annotations
 
-import itertools
 import json
 import random
 import re
@@ -17,14 +16,13 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from fractions import Fraction
 from typing import Any
 
+import orjson
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
-from hotdice.analysis.odds import roll_odds
 from hotdice.analysis.solver import refusal
 from hotdice.analysis.solver.background import SOLVER, Status
 from hotdice.game.dice import DiceSource, SecureDice, SeededDice
@@ -38,18 +36,15 @@ from hotdice.game.engine import (
     Phase,
     Roll,
     Step,
-    after_set_aside,
-    bank_records,
     parse_action,
-    room_to_target,
 )
-from hotdice.game.record import Record, RecordError, record_of, replay, state_json, time_text
-from hotdice.game.refusals import Refusal
+from hotdice.game.record import Record, RecordError, record_of, replay, time_text
 from hotdice.game.rules import Rules, RulesError
 from hotdice.game.scoring import DiceError, SetAside, parse_dice
 from hotdice.play.modes import Mode, Setup, pad, race, shown_rules, solo, together, versus
 from hotdice.play.names import DefaultName
 from hotdice.play.players import LEVELS, computer_spec, make_player
+from hotdice.play.view import TableView
 from hotdice.store.stats import record_game
 from hotdice.store.web_models import WebGame, WebPlayer
 from hotdice.web.db import as_owner
@@ -68,6 +63,8 @@ __all__ = [
     "Acted",
     "Intent",
     "Loaded",
+    "WebSeat",
+    "WebView",
     "act",
     "computer_spec",
     "computer_step",
@@ -78,6 +75,7 @@ __all__ = [
     "load",
     "new_game_row",
     "own_name",
+    "plain",
     "record_json",
     "seen",
     "show",
@@ -142,6 +140,44 @@ class Loaded:
 
     def seats_of(self, player_id: str | None) -> list[int]:
         return [i for i in range(len(self.seats)) if player_id is not None and self.controller(i) == player_id]
+
+
+@dataclass(frozen=True, slots=True)
+class WebSeat:
+    """What the web adds to a seat: the level of the computer playing it (None: a person), whether its Hard
+    holds its move until its table is ready, and its default name if nobody chose one."""
+
+    computer: str | None
+    wait: bool
+    default: dict[str, Any] | None  # a name nobody chose (hotdice.play.names.DefaultName): the page words it
+
+
+@dataclass(frozen=True, slots=True)
+class WebView(TableView):
+    """The table's view (:class:`hotdice.play.view.TableView`) and what only the web knows: the game's id and
+    mode, the seats this device plays (``you``), who controls each seat, the day or challenge or table it
+    belongs to, when its dice key ended it unfinished, and how far Hard's table is solved. The answer's schema
+    (OpenAPI) and the contract with ``table.js``."""
+
+    id: str
+    mode: str
+    rules_shown: str
+    you: tuple[int, ...]
+    seats: tuple[WebSeat, ...]
+    hints: bool
+    roll_off: list[list[list[int]]] | None
+    day: str | None
+    official: bool | None
+    challenge: str | None
+    table: str | None
+    ended: str | None  # when its dice key was revealed, for a game that ended unfinished there
+    solver: dict[str, Any] | None
+
+
+def plain(view: WebView) -> dict[str, Any]:
+    """The view as plain JSON values, for what carries dicts (the live updates, a refusal's body)."""
+    parsed: dict[str, Any] = orjson.loads(orjson.dumps(view))
+    return parsed
 
 
 # -- creating, loading, saving --------------------------------------------------------------------------
@@ -316,13 +352,13 @@ def remember(loaded: Loaded) -> None:
         REBUILT.put(loaded.row.id, loaded)
 
 
-def show(session: Session, game_id: str, viewer_id: str | None, since: int | None = None) -> dict[str, Any]:
+def show(session: Session, game_id: str, viewer_id: str | None, since: int | None = None) -> WebView:
     """The view of a stored game (:func:`view`)."""
     return seen(load(session, game_id), viewer_id, since)
 
 
 def seen(loaded: Loaded, viewer_id: str | None, since: int | None = None,
-         now: datetime | None = None) -> dict[str, Any]:
+         now: datetime | None = None) -> WebView:
     """The view of a game that is its row's record (unchanged, or saved); the game is kept once it is seen."""
     shown = view(loaded, viewer_id, since, now)
     remember(loaded)
@@ -436,7 +472,7 @@ class Acted:
     """The game after an intent; ``applied`` False: it had already been applied (a repeat), nothing changed.
     ``written``: the game written, to :func:`remember` once the caller has committed it."""
 
-    view: dict[str, Any]
+    view: WebView
     applied: bool
     finished: bool = False
     written: Loaded | None = None
@@ -445,7 +481,7 @@ class Acted:
 
 
 # What the caller would announce of a game's new view, as text to send with its write (Hub.within), or None.
-Notice = Callable[[dict[str, Any]], str | None]
+Notice = Callable[[WebView], str | None]
 
 
 def act(
@@ -505,7 +541,7 @@ def _refuse_once_revealed(session: Session, loaded: Loaded, viewer_id: str, at: 
         raise KeyRevealed(
             f"this game's dice key was revealed at {time_text(loaded.revealed_at)}: every roll is known now, so "
             "the game ended there, unfinished",
-            game=seen(loaded, viewer_id, now=at),
+            game=plain(seen(loaded, viewer_id, now=at)),
         )
 
 
@@ -529,7 +565,8 @@ def _repeat_or_stale(loaded: Loaded, viewer_id: str, n: int, steps: list[Step]) 
     history = loaded.game.history
     if 0 <= n < len(history) and history[n : n + len(steps)] == steps:
         return Acted(seen(loaded, viewer_id), applied=False)
-    raise Stale(f"this game is at action {len(history)}, not {n}: nothing changed", game=seen(loaded, viewer_id))
+    raise Stale(f"this game is at action {len(history)}, not {n}: nothing changed",
+                game=plain(seen(loaded, viewer_id)))
 
 
 def _seat_to_play(loaded: Loaded, viewer_id: str) -> int:
@@ -552,7 +589,7 @@ def computer_step(session: Session, game_id: str, viewer_id: str, n: int, notice
         now = seen(loaded, viewer_id)
         if n < len(game.history):
             return Acted(now, applied=False)
-        raise Stale(f"this game is at action {len(game.history)}, not {n}", game=now)
+        raise Stale(f"this game is at action {len(game.history)}, not {n}", game=plain(now))
     if not loaded.seats_of(viewer_id):
         raise Forbidden("only a player of this game can let the computer play")
     seat = game.to_act
@@ -627,27 +664,13 @@ def _advice(loaded: Loaded, viewer_id: str) -> dict[str, Any]:
 # -- what the browser is shown ---------------------------------------------------------------------------
 
 
-def _english(refusal: Refusal | None) -> str | None:
-    return None if refusal is None else str(refusal)
-
-
-def _data(refusal: Refusal | None) -> dict[str, Any] | None:
-    """A refusal as the view carries it beside its English sentence: code and values, for a page to word."""
-    return None if refusal is None else refusal.to_json()
-
-
-def _risk(rules: Rules, dice: int) -> dict[str, Any]:
-    p: Fraction = roll_odds(rules, dice).farkle
-    return {"dice": dice, "p": float(p), "exact": f"{p.numerator}/{p.denominator}"}
-
-
 def player_name(game: WebGame) -> tuple[str, dict[str, Any] | None]:
     """The name a one-player game was played under (its record's first seat), with its default name."""
     return str(json.loads(game.record)["players"][0]), default_name(json.loads(game.seats)[0])
 
 
 def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
-         now: datetime | None = None) -> dict[str, Any]:
+         now: datetime | None = None) -> WebView:
     """Everything the table shows, and what its player may do now (at ``now``); nothing that has not happened
     yet.
 
@@ -655,93 +678,28 @@ def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
     :data:`EVENTS_TAIL`: a screen keeps the log it has and appends them, so that the answer of an action stays
     small however long the game (with the whole log, one action of a long game answered tens of kilobytes).
     """
-    game, rules, row = loaded.game, loaded.game.rules, loaded.row
+    game, row = loaded.game, loaded.row
     ended = loaded.ended(now)
-    events_from = max(0, len(game.events) - EVENTS_TAIL) if since is None else min(since, len(game.events))
-    cur = game.current
-    score, entered = game.scores[cur], game.entered[cur]
-    options = []
-    room = room_to_target(rules, score, game.turn_total)
-    for o in [] if ended else game.options():
-        total = game.turn_total + o.points
-        dice, hot, _ = after_set_aside(rules, o)
-        wins = room is not None and o.points == room  # reaching an exact target banks at once
-        refusal = game.why_not_bank_after(o)
-        options.append({
-            "keep": str(o.set_aside),
-            "points": o.points,
-            "dice_left": o.dice_left,
-            "hot_dice": hot,
-            "bank": _english(refusal),
-            "bank_refusal": _data(refusal),
-            "records": bank_records(rules, entered=entered, turn_total=total),
-            "wins": wins,
-            "risk": _risk(rules, dice),
-        })
-    # Why each other choice of dice from the roll is refused, in the engine's words and as data (at most 63
-    # of them). From the roll sorted, the same dice come as the same tuple: each is asked about once.
-    refusals: dict[str, Refusal] = {}
-    if game.phase is Phase.SET_ASIDE and game.roll is not None and not ended:
-        roll, asked = sorted(game.roll), set()
-        for size in range(1, len(roll) + 1):
-            for chosen in itertools.combinations(roll, size):
-                if chosen not in asked:
-                    asked.add(chosen)
-                    set_aside = SetAside(*chosen)
-                    if (reason := game.why_not_set_aside(set_aside)) is not None:
-                        refusals[str(set_aside)] = reason
-    deciding = game.phase is Phase.DECIDE
-    bank = game.why_not_bank() if isinstance(game.to_act, int) else None
-    return {
-        **state_json(game),  # the game itself, as records show it; what only the table needs follows
-        "id": row.id,
-        "mode": row.mode,
-        "rules_shown": shown_rules(game.rules),
-        "dice": rules.dice,
-        "target": None if game.turn_limit is not None else rules.target,
-        "turn_limit": game.turn_limit,
-        "n": len(game.history),
-        "you": loaded.seats_of(viewer_id),
-        "players": [
-            {
-                "name": name,
-                "score": game.scores[i],
-                "entered": game.entered[i],
-                "farkles_in_row": game.farkles_in_row[i],
-                "turns": game.turns_played[i],
-                "computer": loaded.seats[i].get("level") if loaded.seats[i]["kind"] == "computer" else None,
-                "default": default_name(loaded.seats[i]),  # a name nobody chose: the page words it
-                "wait": loaded.seats[i].get("wait", False),  # Hard holds its move until its table is ready
-            }
-            for i, name in enumerate(game.players)
-        ],
-        "entry": rules.entry,
-        "penalty": rules.three_farkles,  # the most three farkles in a row cost (never below 0)
-        "options": options,
-        "refusals": {dice: str(r) for dice, r in refusals.items()},
-        "set_aside_refusals": {dice: r.to_json() for dice, r in refusals.items()},
-        "can_roll": deciding and not ended and ROLL in game.legal_actions(),
-        "bank": _english(bank),
-        "bank_refusal": _data(bank),
-        "can_bank": not ended and BANK in game.legal_actions(),
-        "bank_records": bank_records(rules, entered=entered, turn_total=game.turn_total),
-        "risk": _risk(rules, game.dice_in_hand),
-        # ``_value_``: the member's value as a plain attribute (``.value`` is a descriptor, slow at every event).
-        "events": [
-            {"k": kind._value_, "p": player, "t": turn, "pts": points, "d": list(dice), "s": list(scores)}
-            for kind, player, turn, points, dice, scores, _ in game.events[events_from:]
-        ],
-        "events_from": events_from,
-        "hints": row.mode in HINT_MODES,
-        "roll_off": loaded.extra.get("roll_off"),
-        "day": None if row.day is None else row.day.isoformat(),
-        "official": row.official,
-        "challenge": row.challenge_code,
-        "table": row.table_code,
-        # When its dice key was revealed, for a game that ended unfinished there; None otherwise.
-        "ended": None if not ended or loaded.revealed_at is None else time_text(loaded.revealed_at),
-        "solver": _solver_status(loaded),
-    }
+    return WebView.of(
+        game,
+        since=since,
+        tail=EVENTS_TAIL,
+        stopped=ended,
+        id=row.id,
+        mode=row.mode,
+        rules_shown=shown_rules(game.rules),
+        you=tuple(loaded.seats_of(viewer_id)),
+        seats=tuple(WebSeat(s.get("level") if s["kind"] == "computer" else None, s.get("wait", False),
+                            default_name(s)) for s in loaded.seats),
+        hints=row.mode in HINT_MODES,
+        roll_off=loaded.extra.get("roll_off"),
+        day=None if row.day is None else row.day.isoformat(),
+        official=row.official,
+        challenge=row.challenge_code,
+        table=row.table_code,
+        ended=None if not ended or loaded.revealed_at is None else time_text(loaded.revealed_at),
+        solver=_solver_status(loaded),
+    )
 
 
 def _solver_status(loaded: Loaded) -> dict[str, Any] | None:

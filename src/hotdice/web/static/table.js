@@ -21,9 +21,9 @@
   let pad = null; // the score pad's roll being typed: {intent, count, faces}
 
   const storeKey = () => `hotdice:${view.id}:${view.n}`;
-  const name = (seat) => seatName(view.players[seat].name, view.players[seat].default);
+  const name = (seat) => seatName(view.players[seat].name, view.seats[seat].default);
   const mine = () => view.to_act !== null && you.includes(view.to_act);
-  const computerToPlay = () => view.to_act !== null && view.players[view.to_act].computer !== null && you.length > 0;
+  const computerToPlay = () => view.to_act !== null && view.seats[view.to_act].computer !== null && you.length > 0;
 
   function restoreSelection() {
     try {
@@ -43,7 +43,7 @@
   function selectedOption() {
     if (view.phase !== "set-aside" || selected.size === 0) return null;
     const keep = selectedKeep();
-    return view.options.find((o) => o.keep === keep) || null;
+    return view.options.find((o) => o.set_aside === keep) || null;
   }
 
   /* -- drawing ------------------------------------------------------------------------------------ */
@@ -56,7 +56,7 @@
     $("scores").innerHTML = view.players.map((p, i) => {
       const meta = [];
       if (view.outcome === null && i === view.current) meta.push(`<span class="tag turn">${escapeHTML(t("table.playing"))}</span>`);
-      if (p.computer) meta.push(`<span class="tag">${escapeHTML(t("level." + p.computer))}</span>`);
+      if (view.seats[i].computer) meta.push(`<span class="tag">${escapeHTML(t("level." + view.seats[i].computer))}</span>`);
       else if (you.includes(i) && you.length < view.players.length && view.players.length > 1) meta.push(`<span class="tag">${escapeHTML(t("board.you"))}</span>`);
       const text = (words) => `<span>${escapeHTML(words)}</span>`;
       if (view.turn_limit && view.outcome === null && i === view.current) meta.push(text(t("table.turns_of", { turns: turnNumber(), limit: view.turn_limit })));
@@ -77,23 +77,12 @@
     let text;
     if (view.outcome) text = escapeHTML(t("table.game_over"));
     else if (mine() && you.length === 1) text = `<span class="who">${escapeHTML(t("table.your_turn"))}</span>`;
-    else text = `<span class="who">${escapeHTML(name(view.current))}</span> ${escapeHTML(computerToPlay() || view.players[view.current].computer ? t("table.computer_playing") : t("table.to_play"))}`;
+    else text = `<span class="who">${escapeHTML(name(view.current))}</span> ${escapeHTML(computerToPlay() || view.seats[view.current].computer ? t("table.computer_playing") : t("table.to_play"))}`;
     if (view.turn_limit && !view.outcome) text += ` · ${escapeHTML(t("table.turn_of", { turn: turnNumber(), limit: view.turn_limit }))}`;
     if (view.target && !view.outcome) text += ` · ${escapeHTML(t("table.target", { target: num(view.target) }))}`;
     if (view.last_round_by !== null && !view.outcome) text += ` · <strong>${escapeHTML(t("moment.last-round"))}</strong>`;
     $("turn-line").innerHTML = text;
     $("turn-total").textContent = num(view.turn_total);
-  }
-
-  /** The roll that ended the last turn (a farkle or a bust), to leave on the table until the next roll. */
-  function lastFailedRoll() {
-    for (let i = events.length - 1; i >= 0 && i >= events.length - 4; i--) {
-      if (events[i].k === "roll") return null;
-      if (events[i].k === "farkle" || events[i].k === "bust") {
-        for (let j = i - 1; j >= 0; j--) if (events[j].k === "roll") return events[j].d;
-      }
-    }
-    return null;
   }
 
   function renderDice() {
@@ -112,26 +101,25 @@
       if (again && !again.disabled) again.focus({ preventScroll: true });
       return;
     }
-    const failed = view.outcome === null && view.phase === "decide" && view.turn_total === 0 ? lastFailedRoll() : null;
+    const failed = view.dead_roll; // the roll that ended the last turn (a farkle or a bust), until the next roll
     if (failed) {
       box.classList.add("farkled");
       box.setAttribute("aria-label", t("table.last_roll"));
       box.innerHTML = failed.map((face) => `<span class="die dead" role="img" aria-label="${face}">${dieSVG(face)}</span>`).join("");
       return;
     }
-    box.setAttribute("aria-label", t("table.dice_to_roll", { n: view.dice_to_roll }));
-    box.innerHTML = view.outcome ? "" : Array.from({ length: view.dice_to_roll }, () => '<span class="die ghost" aria-hidden="true"></span>').join("");
+    box.setAttribute("aria-label", t("table.dice_to_roll", { n: view.dice_in_hand }));
+    box.innerHTML = view.outcome ? "" : Array.from({ length: view.dice_in_hand }, () => '<span class="die ghost" aria-hidden="true"></span>').join("");
   }
 
   function renderTray() {
-    $("tray").innerHTML = view.set_aside.map((keep) =>
+    $("tray").innerHTML = view.set_asides.map((keep) =>
       `<span class="group" role="listitem" aria-label="${escapeHTML(keep.split("").join(" "))}">${keep.split("").map((f) => `<span class="die" aria-hidden="true">${dieSVG(Number(f))}</span>`).join("")}</span>`
     ).join("");
   }
 
   function rollCount(option) {
-    if (option) return option.hot_dice ? view.dice : option.dice_left;
-    return view.dice_to_roll;
+    return option ? option.risk.dice : view.dice_in_hand;
   }
 
   function renderControls() {
@@ -150,23 +138,23 @@
       if (selected.size === 0) {
         selection = mine() ? escapeHTML(t("table.pick")) : "";
       } else if (option) {
-        selection = t("table.selection", { keep: option.keep.split("").join(" "), points: `<strong>+${num(option.points)}</strong>`, total: num(view.turn_total + option.points) });
+        selection = t("table.selection", { keep: option.set_aside.split("").join(" "), points: `<strong>+${num(option.points)}</strong>`, total: num(view.turn_total + option.points) });
         canRoll = !option.wins;
-        canBank = option.bank === null;
-        why = refusal(option.bank_refusal) || option.bank || "";
+        canBank = option.bank_refusal === null;
+        why = refusal(option.bank_refusal) || "";
         risk = option.wins ? null : option.risk;
         bankTotal = view.turn_total + option.points;
         records = option.records;
         if (option.hot_dice) selection += ` · <strong>${escapeHTML(t("moment.hot-dice"))}</strong>`;
       } else {
         // The engine's own reason (view.refusals), else the commonest one.
-        const reason = refusal((view.set_aside_refusals || {})[selectedKeep()]) || (view.refusals || {})[selectedKeep()] || t("table.not_scoring");
+        const reason = refusal(view.refusals[selectedKeep()]) || t("table.not_scoring");
         selection = `<span class="bad">${escapeHTML(reason)}</span>`;
       }
     } else if (view.phase === "decide" && view.outcome === null) {
       canRoll = view.can_roll;
       canBank = view.can_bank;
-      why = view.can_bank || view.turn_total === 0 ? "" : refusal(view.bank_refusal) || view.bank || "";
+      why = view.can_bank || view.turn_total === 0 ? "" : refusal(view.bank_refusal) || "";
       risk = view.risk;
       if (view.hot_dice) selection = `<strong>${escapeHTML(t("moment.hot-dice"))}</strong> ${escapeHTML(t("table.hot_dice_choice"))}`;
     }
@@ -181,9 +169,27 @@
     $("risk").innerHTML = mine() && risk && view.outcome === null
       ? t("table.risk", { n: risk.dice, p: `<strong>${pct(risk.p)}</strong>`, exact: risk.exact })
       : "";
+    renderBest(playing);
     $("hint").hidden = !(view.hints && mine() && view.outcome === null);
     $("hint").disabled = sending;
     renderHint();
+  }
+
+  /** One tap sets aside the roll's best-points set-aside (the engine's first: the view's ``best``). */
+  function renderBest(playing) {
+    const button = $("best");
+    const best = view.best === null ? null : view.options.find((o) => o.set_aside === view.best);
+    button.hidden = !(best && mine() && view.outcome === null && !view.ended);
+    button.disabled = !playing || pad !== null;
+    if (!best) return;
+    const words = { dice: best.set_aside.split("").join(" "), points: num(best.points) };
+    button.textContent = t("table.best", words);
+    button.setAttribute("aria-label", t("table.best_label", words));
+  }
+
+  function setAsideBest() {
+    if ($("best").hidden || $("best").disabled) return;
+    send({ keep: view.best });
   }
 
   function renderHint() {
@@ -224,20 +230,20 @@
   }
 
   function logLine(e) {
-    const who = escapeHTML(name(e.p));
-    const dice = e.d.length ? miniDice(e.d) : "";
-    switch (e.k) {
-      case "turn": return [`${escapeHTML(t("log.turn", { round: Math.floor(e.t / view.players.length) + 1, name: name(e.p) }))}`, "turn"];
-      case "roll": return [`${escapeHTML(t("log.roll", { name: name(e.p) }))} ${dice}`, "roll"];
+    const who = escapeHTML(name(e.seat));
+    const dice = e.dice.length ? miniDice(e.dice) : "";
+    switch (e.kind) {
+      case "turn": return [`${escapeHTML(t("log.turn", { round: Math.floor(e.turn / view.players.length) + 1, name: name(e.seat) }))}`, "turn"];
+      case "roll": return [`${escapeHTML(t("log.roll", { name: name(e.seat) }))} ${dice}`, "roll"];
       case "validated": return [escapeHTML(t("log.validated")), "validated"];
-      case "set-aside": return [`${escapeHTML(t("log.set_aside", { points: num(e.pts) }))} ${dice}`, "set-aside"];
+      case "set-aside": return [`${escapeHTML(t("log.set_aside", { points: num(e.points) }))} ${dice}`, "set-aside"];
       case "hot-dice": return [escapeHTML(t("log.hot_dice", { n: view.dice })), "hot-dice"];
-      case "farkle": return [escapeHTML(e.pts ? t("log.farkle_lost", { points: num(e.pts) }) : t("log.farkle")), "farkle"];
-      case "bust": return [escapeHTML(t("log.bust", { points: num(e.pts) })), "bust"];
+      case "farkle": return [escapeHTML(e.points ? t("log.farkle_lost", { points: num(e.points) }) : t("log.farkle")), "farkle"];
+      case "bust": return [escapeHTML(t("log.bust", { points: num(e.points) })), "bust"];
       case "penalty": return [escapeHTML(penaltyWords("log", e)), "penalty"];
-      case "bank": return [escapeHTML(t("log.bank", { name: name(e.p), points: num(e.pts), score: num(e.s[e.p]) })), "bank"];
-      case "entry-missed": return [escapeHTML(t("log.entry_missed", { points: num(e.pts), entry: num(view.entry) })), "entry-missed"];
-      case "last-round": return [escapeHTML(t("log.last_round", { name: name(e.p), points: num(e.pts) })), "last-round"];
+      case "bank": return [escapeHTML(t("log.bank", { name: name(e.seat), points: num(e.points), score: num(e.scores[e.seat]) })), "bank"];
+      case "entry-missed": return [escapeHTML(t("log.entry_missed", { points: num(e.points), entry: num(view.entry) })), "entry-missed"];
+      case "last-round": return [escapeHTML(t("log.last_round", { name: name(e.seat), points: num(e.points) })), "last-round"];
       case "game-over": return [escapeHTML(t("log.game_over")), "game-over"];
       default: return [who, ""];
     }
@@ -246,8 +252,8 @@
   /** The three-farkle penalty (in the log or a moment): the whole of it, or cut where the score reaches 0
       (the points lost then, none at 0: never "−0"). */
   function penaltyWords(where, e) {
-    const cut = e.pts === 0 ? "_none" : e.pts < view.penalty ? "_cut" : "";
-    return t(`${where}.penalty${cut}`, { points: num(e.pts), penalty: num(view.penalty), score: num(e.s[e.p]) });
+    const cut = e.points === 0 ? "_none" : e.points < view.penalty ? "_cut" : "";
+    return t(`${where}.penalty${cut}`, { points: num(e.points), penalty: num(view.penalty), score: num(e.scores[e.seat]) });
   }
 
   let lines = []; // the log, one [html, kind] per event
@@ -263,7 +269,7 @@
     const box = $("roll-off");
     if (!view.roll_off) { box.hidden = true; return; }
     const rounds = view.roll_off.map((round) => round.map(([p, die]) => `${escapeHTML(name(p))} ${miniDice([die])}`).join(", "));
-    box.innerHTML = `<strong>${escapeHTML(t("table.roll_off"))}</strong> ${rounds.join(" · ")} → ${escapeHTML(t("table.starts", { name: name(events[0].p) }))}`;
+    box.innerHTML = `<strong>${escapeHTML(t("table.roll_off"))}</strong> ${rounds.join(" · ")} → ${escapeHTML(t("table.starts", { name: name(events[0].seat) }))}`;
     box.hidden = false;
   }
 
@@ -307,8 +313,9 @@
   }
 
   async function playAgain() {
-    const humans = view.players.filter((p) => !p.computer).map((p) => (p.default ? null : p.name));
-    const computer = view.players.find((p) => p.computer);
+    const humans = view.players.map((p, i) => [p, view.seats[i]]).filter(([, s]) => !s.computer)
+      .map(([p, s]) => (s.default ? null : p.name));
+    const computer = view.seats.find((s) => s.computer);
     const body = { mode: view.mode, names: humans, roll_off: view.roll_off !== null };
     if (computer) Object.assign(body, { level: computer.computer, wait: computer.wait });
     try {
@@ -347,7 +354,7 @@
     const status = view.solver;
     line.hidden = !status || status.state === "ready";
     // Hard waits for its exact play if the player chose so (a failed solve: it plays expected points).
-    const waits = view.players.some((p) => p.wait) && status && status.state !== "failed";
+    const waits = view.seats.some((s) => s.wait) && status && status.state !== "failed";
     if (!line.hidden) {
       line.textContent = waits ? solverText(status, "table.hard_working_wait", "table.hard_waiting_wait")
         : solverText(status, "table.hard_working");
@@ -370,12 +377,12 @@
   function tell(fresh, previousCurrent) {
     if (fresh.length === 0) return;
     const words = lines.slice(lines.length - fresh.length).map(([html]) => html.replace(/<[^>]+>/g, "")).join(". ");
-    const rolled = fresh.filter((e) => e.k === "roll").pop();
-    $("announce").textContent = rolled ? `${words}. ${t("table.rolled", { dice: rolled.d.join(" ") })}` : words;
-    if (rolled) tumble(rolled.d);
+    const rolled = fresh.filter((e) => e.kind === "roll").pop();
+    $("announce").textContent = rolled ? `${words}. ${t("table.rolled", { dice: rolled.dice.join(" ") })}` : words;
+    if (rolled) tumble(rolled.dice);
     const moments = [];
     for (const kind of MOMENT_ORDER) {
-      const e = fresh.find((x) => x.k === kind);
+      const e = fresh.find((x) => x.kind === kind);
       if (!e) continue;
       if (kind === "game-over") {
         const w = view.outcome.winners;
@@ -386,7 +393,7 @@
     const passed = you.length > 1 && view.outcome === null && view.current !== previousCurrent && you.includes(view.current);
     if (passed) moments.push(["pass", t("moment.pass", { name: name(view.current) })]);
     showMoments(moments.slice(0, 2));
-    if (fresh.some((e) => e.k === "game-over")) setTimeout(() => $("over").focus(), 50);
+    if (fresh.some((e) => e.kind === "game-over")) setTimeout(() => $("over").focus(), 50);
   }
 
   function tumble(faces) {
@@ -534,7 +541,7 @@
 
   function intentFor(then) {
     const option = selectedOption();
-    if (view.phase === "set-aside") return option ? { keep: option.keep, then } : null;
+    if (view.phase === "set-aside") return option ? { keep: option.set_aside, then } : null;
     return { then };
   }
 
@@ -610,6 +617,7 @@
   $("roll").addEventListener("click", roll);
   $("bank").addEventListener("click", bank);
   $("hint").addEventListener("click", askHint);
+  $("best").addEventListener("click", setAsideBest);
 
   document.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey || event.target.closest("input, select, textarea")) return;
@@ -627,6 +635,7 @@
     else if (key === "r") roll();
     else if (key === "b") bank();
     else if (key === "h") askHint();
+    else if (key === "a") setAsideBest();
     else if (key === "escape") { selected.clear(); saveSelection(); renderDice(); renderControls(); }
     else return;
     event.preventDefault();
