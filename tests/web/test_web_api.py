@@ -36,8 +36,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import select
 from pydantic import TypeAdapter
+from sqlalchemy import select
 from starlette.websockets import WebSocketDisconnect
 
 from hotdice.analysis import coach
@@ -1033,7 +1033,7 @@ def test_the_french_interface(alice: TestClient) -> None:
         "location"] == "/"
     view = new_game(alice, mode="versus", level="hard")  # the names are codes, worded by the page
     assert [p["name"] for p in view["players"]] == ["Player", "Computer (Hard)"]
-    assert [p["default"] for p in view["players"]] == [{"code": "player"}, {"code": "computer", "level": "hard"}]
+    assert [s["default"] for s in view["seats"]] == [{"code": "player"}, {"code": "computer", "level": "hard"}]
 
 
 def test_a_game_started_in_english_is_shown_in_french_with_french_names(alice: TestClient, bob: TestClient,
@@ -1042,7 +1042,7 @@ def test_a_game_started_in_english_is_shown_in_french_with_french_names(alice: T
     "Player"), each seat's default name is a code, and a French page words them all in French."""
     english = {"accept-language": "en"}
     together = new_game(alice, mode="together", names=[None, None, "Léa"], rules="farkle,target=500")
-    assert [(p["name"], p["default"]) for p in together["players"]] == [
+    assert [(p["name"], s["default"]) for p, s in zip(together["players"], together["seats"], strict=True)] == [
         ("Player", {"code": "player"}), ("Player 2", {"code": "player", "n": 2}), ("Léa", None)]
     alice.post("/api/daily", headers=english)
     daily = alice.get("/api/daily", headers=english).json()
@@ -1058,8 +1058,8 @@ def test_a_game_started_in_english_is_shown_in_french_with_french_names(alice: T
     bob.post("/api/me", json={"name": "Bob"})
     bob.post(f"/api/tables/{code}/join", json={})
     game = alice.post(f"/api/tables/{code}/start").json()["game"]
-    shown = alice.get(f"/api/games/{game}").json()["players"]
-    assert [(p["name"], p["default"]) for p in shown] == [("Player 1", {"code": "player", "n": 1}), ("Bob", None)]
+    shown = alice.get(f"/api/games/{game}").json()
+    assert [(p["name"], s["default"]) for p, s in zip(shown["players"], shown["seats"], strict=True)] == [("Player 1", {"code": "player", "n": 1}), ("Bob", None)]
 
 
 def test_hotdice_serve_refuses_a_bad_port_in_one_line(tmp_path: Path) -> None:
@@ -1244,8 +1244,8 @@ def test_challenge_results_compare_turn_by_turn(alice: TestClient, bob: TestClie
         view = play_out(client, client.get(f"/api/games/{started['id']}").json())
         ends: dict[int, int] = {}
         for event in client.get(f"/api/games/{started['id']}", params={"since": 0}).json()["events"]:
-            if event["t"] < 10:  # the game's end comes after the tenth turn
-                ends[event["t"]] = event["s"][0]
+            if event["turn"] < 10:  # the game's end comes after the tenth turn
+                ends[event["turn"]] = event["scores"][0]
         assert len(ends) == 10 and ends[9] == view["players"][0]["score"]
         expected[name] = [ends[t] - ends.get(t - 1, 0) for t in range(10)]
     ranking = alice.get(f"/api/challenges/{code}").json()["ranking"]

@@ -536,7 +536,7 @@ def test_every_page_and_table_state_in_french_shows_no_english_message(open_page
         view = api_view(page, gid)
         if shows(page, view["n"]) > view["n"]:
             continue
-        kinds = {e["k"] for e in view["events"]}
+        kinds = {e["kind"] for e in view["events"]}
         state = "game over" if view["outcome"] is not None else "farkle" if "farkle" in kinds else "rolling"
         seen(state)
         states.add(state)

@@ -170,7 +170,7 @@ def test_every_state_fits_a_phone_and_passes_axe(open_page: Open, width: int, he
         page.locator("#roll").click()
         view = api_view(page, gid)
         shows(page, view["n"])
-    for index in pick(view["roll"], view["options"][0]["keep"]):
+    for index in pick(view["roll"], view["options"][0]["set_aside"]):
         page.locator(f'#dice button.die[data-index="{index}"]').click()
     expect(page.locator("#bank")).to_have_text("Stop (not recorded)")
     page.locator("#hint").click()
@@ -221,7 +221,7 @@ def test_the_keyboard_keeps_its_place_on_the_table(open_page: Open) -> None:
         focus = page.evaluate(FOCUS)
         if view["phase"] == "set-aside":  # after Roll: on the dice, with a visible ring
             assert focus["die"] and focus["ring"], focus
-            for index in pick(view["roll"], view["options"][0]["keep"]):
+            for index in pick(view["roll"], view["options"][0]["set_aside"]):
                 page.keyboard.press(str(index + 1))
             then = "bank" if view["options"][0]["records"] and not view["options"][0]["wins"] else "roll"
             while page.evaluate("document.activeElement.id") != then:  # Tab on from the dice to the button
