@@ -111,7 +111,7 @@ def test_every_state_fits_a_phone_and_passes_axe(open_page: Open, width: int, he
     # The pages, in both languages; the French navigation fits its line (or folds into a menu).
     for lang in ("fr", "en"):
         page.goto(f"/lang/{lang}?next=/")
-        for path in ("/", "/daily", "/stats", "/training", "/rules", "/play/nope"):
+        for path in ("/", "/learn", "/daily", "/stats", "/training", "/rules", "/play/nope", f"/offline/{lang}"):
             page.goto(path)
             found += problems(page, f"{lang} {path}")
     # The navigation behind its Menu button: opened, looked at, closed with Escape.
