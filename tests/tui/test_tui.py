@@ -1276,7 +1276,7 @@ def test_every_terminal_screen_in_french_shows_no_english_message() -> None:
                 game = screen.session.game
                 if game.outcome is not None:
                     break
-                state = "farkle" if screen.dead_roll is not None else "rolling"
+                state = "farkle" if screen.view().dead_roll is not None else "rolling"
                 seen(state)
                 states.add(state)
                 if game.roll is not None and "refusal shown" not in states:

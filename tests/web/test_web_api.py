@@ -1059,7 +1059,8 @@ def test_a_game_started_in_english_is_shown_in_french_with_french_names(alice: T
     bob.post(f"/api/tables/{code}/join", json={})
     game = alice.post(f"/api/tables/{code}/start").json()["game"]
     shown = alice.get(f"/api/games/{game}").json()
-    assert [(p["name"], s["default"]) for p, s in zip(shown["players"], shown["seats"], strict=True)] == [("Player 1", {"code": "player", "n": 1}), ("Bob", None)]
+    assert [(p["name"], s["default"]) for p, s in zip(shown["players"], shown["seats"], strict=True)] == [
+        ("Player 1", {"code": "player", "n": 1}), ("Bob", None)]
 
 
 def test_hotdice_serve_refuses_a_bad_port_in_one_line(tmp_path: Path) -> None:
