@@ -50,6 +50,7 @@ from hotdice.game.rules import Rules
 from hotdice.game.verify import verify_text
 from hotdice.i18n import LANGUAGES, catalog
 from hotdice.play.daily import daily_seed
+from hotdice.play.hint import Hint
 from hotdice.play.modes import ten_turn_rules
 from hotdice.play.players import make_player, play_game
 from hotdice.store import GameResult
@@ -617,6 +618,7 @@ def test_a_race_hint_never_waits_for_its_table(alice: TestClient, held_solves: t
         "game"]
     first = alice.get(f"/api/games/{view['id']}/hint").json()
     assert first["measure"] == "points" and first["solver"]["state"] in ("queued", "solving")
+    assert orjson.loads(orjson.dumps(TypeAdapter(Hint).validate_python(first))) == first  # the solver's state too
     assert view["solver"] is None  # the table's line is Hard's; a hint tells its own
     held_solves.set()
     assert exact_hint(alice, view, "turns")["solver"]["state"] == "ready"
@@ -640,6 +642,42 @@ def test_hints_where_the_mode_allows_them(alice: TestClient, own_solver: backgro
     assert all(c["cost"] >= 0 for c in hint["choices"]) and hint["choices"][0]["cost"] == 0
     daily = alice.post("/api/daily").json()
     assert alice.get(f"/api/games/{daily['id']}/hint").status_code == 403
+
+
+def test_the_hint_answers_its_declared_schema_with_one_choice_per_legal_decision(alice: TestClient) -> None:
+    """The hint's schema (OpenAPI) is the contract with table.js: every answer reads back as the declared Hint,
+    field for field. Its choices are the roll's legal set-asides (the brute force of tests/reference.py), each
+    then rolling or banking where the view allows a bank, or (no roll on the table) roll and the bank the view
+    allows; best first, each costing what it falls short of the best; a bank is worth the turn total."""
+    paths = alice.get("/api/openapi.json").json()["paths"]
+    shown = paths["/api/games/{game_id}/hint"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert shown["$ref"].endswith("/Hint")
+    adapter = TypeAdapter(Hint)
+    view = new_game(alice, mode="solo")
+    rules, phases = Rules.parse(view["rules"]), set()
+    for _ in range(60):
+        if view["outcome"] is not None:
+            break
+        answer = alice.get(f"/api/games/{view['id']}/hint").json()
+        typed = adapter.validate_python(answer)
+        assert orjson.loads(orjson.dumps(typed)) == answer
+        assert (typed.n, typed.measure, typed.solver) == (view["n"], "points", None)  # ten turns: no table
+        best = typed.choices[0].value
+        assert [c.cost for c in typed.choices] == [best - c.value for c in typed.choices]
+        assert all(c.cost >= 0 for c in typed.choices)
+        if view["phase"] == "set-aside":
+            legal = {"".join(map(str, dice)) for dice in legal_set_asides(tuple(view["roll"]), rules)}
+            assert sorted(str(c.set_aside) for c in typed.choices) == sorted(legal)
+            may_bank = {o["set_aside"] for o in view["options"] if o["bank_refusal"] is None}
+            assert all(c.set_aside in may_bank for c in typed.choices if c.then == "bank")
+        else:
+            assert all(c.set_aside is None for c in typed.choices)
+            assert sorted(c.then for c in typed.choices) == (["bank", "roll"] if view["can_bank"] else ["roll"])
+            banked = [c.value for c in typed.choices if c.then == "bank"]
+            assert banked in ([], [view["turn_total"]])
+        phases.add(view["phase"])
+        view = act(alice, view, next_intent(view))["game"]
+    assert phases == {"set-aside", "decide"}
 
 
 def test_the_house_rules_of_the_settings_page_are_used_for_new_games(alice: TestClient) -> None:

@@ -308,6 +308,33 @@ def test_a_pass_and_play_game_of_three(open_page: Open) -> None:
     expect(page.locator("#final li")).to_have_count(3)
 
 
+def test_the_coach_words_the_hints_facts_and_picks_its_dice(open_page: Open) -> None:
+    """The hint box words the typed answer of /hint (set-aside, then, value in its measure) and its button picks
+    the best choice's dice on the table."""
+    page = open_page()
+    page.goto("/")
+    made = page.request.post("/api/games", data={"mode": "solo", "rules": "farkle"})
+    page.goto(made.json()["url"])
+    gid = game_id(page)
+    view = api_view(page, gid)
+    while view["phase"] != "set-aside":  # rolled until the roll scores (a farkle: the next turn)
+        page.locator("#roll").click()
+        view = api_view(page, gid)
+        shows(page, view["n"])
+    page.locator("#hint").click()
+    expect(page.locator("#hint-box")).to_be_visible()
+    hint = page.request.get(f"/api/games/{gid}/hint").json()
+    best = hint["choices"][0]
+    assert hint["measure"] == "points" and best["set_aside"] is not None
+    said = f"set aside {' '.join(best['set_aside'])}, then {best['then']} — {round(best['value']):,} points expected"
+    expect(page.locator("#hint-box li").first).to_have_text(said)
+    expect(page.locator("#hint-box li")).to_have_count(min(4, len(hint["choices"])))
+    page.locator("#hint-use").click()
+    expect(page.locator('#dice button.die[aria-pressed="true"]')).to_have_count(len(best["set_aside"]))
+    picked = page.locator('#dice button.die[aria-pressed="true"]').evaluate_all("(b) => b.map((d) => d.dataset.face)")
+    assert "".join(sorted(picked)) == best["set_aside"]
+
+
 def test_the_daily_game_then_a_second_unofficial_attempt(open_page: Open) -> None:
     page = open_page()
     page.goto("/")

@@ -21,7 +21,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, RichLog, Static
 from textual.worker import Worker, get_current_worker
 
-from hotdice.analysis.coach import Advice, advise, measure_now
+from hotdice.analysis.coach import measure_now
 from hotdice.analysis.solver.background import SOLVER, Status
 from hotdice.game.engine import (
     BANK,
@@ -38,6 +38,7 @@ from hotdice.game.engine import (
 )
 from hotdice.game.refusals import Code, Refusal
 from hotdice.game.scoring import DiceError, SetAside, parse_dice
+from hotdice.play.hint import Hint, hint_of
 from hotdice.play.modes import Mode, shown_rules
 from hotdice.play.players.skilled import pending
 from hotdice.play.view import Entry, TableView
@@ -557,36 +558,35 @@ class TableScreen(HotDiceScreen):
             return
         self.advice = Text(self.hotdice.t("table.hint_thinking"), style="italic")
         self.draw()
-        self.think(self.session.game.clone(), len(self.session.game.history))
+        self.think(self.session.game.clone())
 
     def action_coach_scroll(self, pages: int) -> None:
         coach = self.query_one("#advice", CoachList)
         (coach.scroll_page_down if pages > 0 else coach.scroll_page_up)(animate=False)
 
     @work(thread=True, exclusive=True, group="hint")
-    def think(self, game: Game, moment: int) -> None:
+    def think(self, game: Game) -> None:
         """Ask the coach on a copy, so that play may go on (a table not at hand is solved in the background:
         expected points meanwhile)."""
-        measure, status = measure_now(game)
-        advice = advise(game, measure)
-        self.app.call_from_thread(self.show_hint, advice, moment, status)
+        self.app.call_from_thread(self.show_hint, hint_of(game))
 
-    def show_hint(self, advice: Advice, moment: int, status: Status | None = None) -> None:
-        if moment != len(self.session.game.history) or self.leaving:
+    def show_hint(self, hint: Hint) -> None:
+        """Word the hint's facts, the web's very answer (:class:`hotdice.play.hint.Hint`)."""
+        if hint.n != len(self.session.game.history) or self.leaving:
             return  # the game moved on meanwhile
         t = self.hotdice.t
-        text = Text(t("table.hint_title", measure=t(f"measure.{advice.measure}")), style="bold")
-        if status is not None and not status.ready:
-            text.append("\n" + self._solver_line(status, "table.coach_working"), style="italic")
-        if len(advice.choices) > 2:  # more than the list's least height shows
+        text = Text(t("table.hint_title", measure=t(f"measure.{hint.measure}")), style="bold")
+        if hint.solver is not None and not hint.solver.ready:
+            text.append("\n" + self._solver_line(hint.solver, "table.coach_working"), style="italic")
+        if len(hint.choices) > 2:  # more than the list's least height shows
             text.append(" · " + t("table.hint_scroll"), style="")
-        for number, choice in enumerate(advice.choices):
+        for number, choice in enumerate(hint.choices):
             if choice.set_aside is None:
                 what = t(f"hint.{choice.then}")
             else:
-                what = t(f"hint.keep_{choice.then}", keep=" ".join(map(str, choice.set_aside)))
-            value = self._measure(advice.measure, choice.value)
-            cost = t("hint.best") if number == 0 else t("hint.cost", cost=self._measure(advice.measure, choice.cost))
+                what = t(f"hint.keep_{choice.then}", keep=" ".join(choice.set_aside))
+            value = self._measure(hint.measure, choice.value)
+            cost = t("hint.best") if number == 0 else t("hint.cost", cost=self._measure(hint.measure, choice.cost))
             text.append("\n" + t("hint.line", mark="▸" if number == 0 else " ", what=what, value=value, cost=cost))
         self.advice = text
         self.draw()

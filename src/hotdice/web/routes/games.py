@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from hotdice.analysis.solver.background import Status
 from hotdice.game.record import Record
+from hotdice.play.hint import Hint
 from hotdice.web.deps import HubDep, PlayerDep, PlayerIdDep, SessionDep, VisitorDep
 from hotdice.web.hub import Hub
 from hotdice.web.schemas import EDGE, ActedOut, GameId, IntentIn, Made, NewGame, Since, StepIn, refusals
@@ -91,9 +92,10 @@ def computer(game_id: GameId, body: StepIn, player: PlayerIdDep, session: Sessio
     return _answer(acted, session, hub)
 
 
-@router.get("/{game_id}/hint", responses=refusals(403, 404, 409))
-def hint(game_id: GameId, player: PlayerIdDep, session: SessionDep) -> dict[str, Any]:
-    return games.hint(session, game_id, player)
+@router.get("/{game_id}/hint", response_model=Hint, responses=refusals(403, 404, 409))
+def hint(game_id: GameId, player: PlayerIdDep, session: SessionDep) -> Response:
+    """The coach's choices for the player to act, best first, as facts (the page words them)."""
+    return answer_json(games.hint(session, game_id, player))
 
 
 @router.get("/{game_id}/record", responses=refusals(404, 409))

@@ -41,6 +41,7 @@ from hotdice.game.engine import (
 from hotdice.game.record import Record, RecordError, record_of, replay, time_text
 from hotdice.game.rules import Rules, RulesError
 from hotdice.game.scoring import DiceError, SetAside, parse_dice
+from hotdice.play.hint import Hint, hint_of
 from hotdice.play.modes import Mode, Setup, pad, race, shown_rules, solo, together, versus
 from hotdice.play.names import DefaultName
 from hotdice.play.players import LEVELS, computer_spec, make_player
@@ -621,7 +622,7 @@ def computer_step(session: Session, game_id: str, viewer_id: str, n: int, notice
                                                                    applied=False)
 
 
-def hint(session: Session, game_id: str, viewer_id: str) -> dict[str, Any]:
+def hint(session: Session, game_id: str, viewer_id: str) -> Hint:
     """The coach's advice for the player to act, where the mode allows it."""
     loaded = load(session, game_id)
     try:
@@ -630,35 +631,14 @@ def hint(session: Session, game_id: str, viewer_id: str) -> dict[str, Any]:
         remember(loaded)  # only read: the next action takes it as it is
 
 
-def _advice(loaded: Loaded, viewer_id: str) -> dict[str, Any]:
-    from hotdice.analysis.coach import advise, measure_now
-
+def _advice(loaded: Loaded, viewer_id: str) -> Hint:
     if loaded.mode not in HINT_MODES:
         raise Forbidden("no hints in this mode: everyone plays on their own here")
     _seat_to_play(loaded, viewer_id)
-    game = loaded.game
-    # A request never waits for a solve: expected points stand in until the table is ready.
-    measure, status = measure_now(game)
     try:
-        advice = advise(game, measure)
+        return hint_of(loaded.game)  # a request never waits for a solve: expected points stand in meanwhile
     except ValueError as exc:
         raise Conflict(f"no hint here: {exc}") from None
-    return {
-        "measure": advice.measure,
-        "solver": None if status is None else status.json(),
-        "n": len(loaded.game.history),
-        "choices": [
-            {
-                "keep": None if c.set_aside is None else str(c.set_aside),
-                "then": c.then,
-                "value": c.value,
-                "cost": c.cost,
-                "text": str(c),
-                "said": advice.describe(c.value),
-            }
-            for c in advice.choices
-        ],
-    }
 
 
 # -- what the browser is shown ---------------------------------------------------------------------------

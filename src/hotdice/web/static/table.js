@@ -203,7 +203,7 @@
       if (hint.measure === "turns") return t("hint.turns", { n: c.value.toFixed(2) });
       return t("hint.points", { points: num(Math.round(c.value)) });
     };
-    const what = (c) => (c.keep ? t("hint.keep_then_" + c.then, { keep: c.keep.split("").join(" ") }) : t("hint.then_" + c.then));
+    const what = (c) => (c.set_aside ? t("hint.keep_then_" + c.then, { keep: c.set_aside.split("").join(" ") }) : t("hint.then_" + c.then));
     const items = hint.choices.slice(0, 4).map((c, i) =>
       `<li class="${i === 0 ? "best" : ""}">${escapeHTML(what(c))} — ${escapeHTML(said(c))}${i > 0 && c.cost > 0 ? ` <span class="muted">(${escapeHTML(t("hint.cost"))} ${escapeHTML(hint.measure === "win" ? pct(c.cost) : c.cost.toFixed(hint.measure === "turns" ? 2 : 0))})</span>` : ""}</li>`
     ).join("");
@@ -211,10 +211,10 @@
     const working = hint.solver && hint.solver.state !== "ready"
       ? `<p class="muted">${escapeHTML(solverText(hint.solver, "hint.working"))}</p>` : "";
     box.innerHTML = `<h3>${escapeHTML(t("hint.title"))}</h3>${working}<ol>${items}</ol>` +
-      (best.keep && view.roll ? `<button type="button" class="button small" id="hint-use">${escapeHTML(t("hint.use"))}</button>` : "");
+      (best.set_aside && view.roll ? `<button type="button" class="button small" id="hint-use">${escapeHTML(t("hint.use"))}</button>` : "");
     box.hidden = false;
     const use = $("hint-use");
-    if (use) use.addEventListener("click", () => { pickDice(best.keep); });
+    if (use) use.addEventListener("click", () => { pickDice(best.set_aside); });
   }
 
   function pickDice(keep) {
