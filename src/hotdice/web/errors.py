@@ -8,10 +8,7 @@ from hotdice.game.engine import IllegalMoveError
 from hotdice.game.refusals import Refused
 from hotdice.web.i18n import Translator
 
-__all__ = ["ENGLISH", "NOTHING_HERE", "BadRequest", "Conflict", "Forbidden", "KeyRevealed", "NotFound", "Stale",
-           "WebError"]
-
-NOTHING_HERE = "nothing here: check the address"  # a page's address that names nothing of ours
+__all__ = ["ENGLISH", "BadRequest", "Conflict", "Forbidden", "KeyRevealed", "NotFound", "Stale", "WebError"]
 
 
 class WebError(Exception):
