@@ -166,7 +166,7 @@ def test_unknown_things_are_4xx_with_a_reason(alice: TestClient) -> None:
     alice.cookies.set("hotdice_lang", "fr")  # the same refusals in French, worded from what they carry
     french = {"/play/nosuchgameatall0": "aucune partie «\u00a0nosuchgameatall0\u00a0» ici\u00a0: vérifiez le lien",
               "/no/such/page": "rien ici\u00a0: vérifiez l’adresse",
-              "/play/nope": "rien ici\u00a0: vérifiez l’adresse",  # an address no game can have
+              "/c/" + "X" * 60: "rien ici\u00a0: vérifiez l’adresse",  # an address no challenge can have
               "/t/ZZZZZZ": "aucune table ZZZZZZ ici\u00a0: vérifiez le code"}
     for address, reason in french.items():
         assert reason in html.unescape(alice.get(address).text), address
