@@ -57,6 +57,7 @@ from hotdice.store import GameResult
 from hotdice.store.web_models import WebChallenge, WebGame, WebPlayer
 from hotdice.web import Settings, create_app
 from hotdice.web.errors import KeyRevealed
+from hotdice.web.i18n import Translator
 from hotdice.web.services import challenges as challenge_service
 from hotdice.web.services import daily as daily_service
 from hotdice.web.services import games as game_service
@@ -65,6 +66,7 @@ from hotdice.web.services.daily import PAR_LEVEL
 from hotdice.web.services.games import Intent, WebView, computer_spec
 from hotdice.web.services.players import device_player
 from tests.analysis.test_background import fresh_rules
+from tests.french_support import english_left
 from tests.reference import legal_set_asides
 from tests.web_support import next_intent
 
@@ -165,11 +167,88 @@ def test_unknown_things_are_4xx_with_a_reason(alice: TestClient) -> None:
     alice.cookies.set("hotdice_lang", "fr")  # the same refusals in French, worded from what they carry
     french = {"/play/nosuchgameatall0": "aucune partie «\u00a0nosuchgameatall0\u00a0» ici\u00a0: vérifiez le lien",
               "/no/such/page": "rien ici\u00a0: vérifiez l’adresse",
+              "/c/" + "X" * 60: "rien ici\u00a0: vérifiez l’adresse",  # an address no challenge can have
               "/t/ZZZZZZ": "aucune table ZZZZZZ ici\u00a0: vérifiez le code"}
     for address, reason in french.items():
         assert reason in html.unescape(alice.get(address).text), address
     typo = html.unescape(alice.get("/c/ABCDE-FGHJK").text)
     assert "le code «\u00a0ABCDE-FGHJK\u00a0» contient une faute de frappe" in typo, typo
+
+
+def french_of(body: dict[str, Any]) -> str:
+    """The French a page says for a refusal or an answer that carries its catalogue message (``message``, or
+    ``said`` for an answer), checked to hold no English and no placeholder left unfilled."""
+    said = body.get("said") or body["message"]
+    assert said["key"] in CATALOGS["fr"], said
+    french = Translator("fr")(said["key"], **said["values"])
+    assert not english_left(french) and "{" not in french, (said, french)
+    return french
+
+
+def test_every_web_refusal_carries_its_message_and_keeps_its_english(alice: TestClient, bob: TestClient,
+                                                                     app: FastAPI) -> None:
+    """Each refusal of the web (its English ``detail`` exactly as it was: scripts read it) carries its catalogue
+    key and values, which French words without English."""
+    refused: dict[str, str] = {}
+
+    def refuse(answer: Any, status: int, english: str) -> None:
+        assert answer.status_code == status, answer.text
+        body = answer.json()
+        assert body["detail"] == english
+        refused[body["message"]["key"]] = french_of(body)
+
+    alice.post("/api/me", json={"name": "Ann", "rules": "farkle"})
+    refuse(alice.post("/api/games", json={"mode": "versus", "level": "godlike"}), 400,
+           "unknown level 'godlike': easy, medium or hard")
+    refuse(alice.post("/api/games", json={"mode": "versus", "level": "easy", "wait": True}), 400,
+           "only Hard waits for its exact play: wait goes with level hard")
+    refuse(alice.post("/api/games", json={"mode": "chess"}), 400,
+           "unknown mode 'chess': solo, race, versus, together, pad")
+    view = new_game(alice, mode="versus", level="easy")
+    n, url = view["n"], f"/api/games/{view['id']}"
+    refuse(alice.post(f"{url}/act", json={"n": n}), 400, "say what to do: dice to set aside, and/or roll or bank")
+    refuse(alice.post(f"{url}/act", json={"n": n, "then": "bank", "dice": "123456"}), 400,
+           "dice are typed in only with a roll (the score pad)")
+    refuse(alice.post(f"{url}/act", json={"n": n, "then": "roll", "dice": "123456"}), 400,
+           "the server rolls the dice in this game: send no dice")
+    refuse(alice.post(f"{url}/act", json={"n": n + 5, "then": "roll"}), 409,
+           f"this game is at action {n}, not {n + 5}: nothing changed")
+    refuse(alice.post(f"{url}/computer", json={"n": n + 5}), 409, f"this game is at action {n}, not {n + 5}")
+    refuse(alice.post(f"{url}/computer", json={"n": n}), 409, "it is Ann's turn, not the computer's")
+    refuse(bob.post(f"{url}/computer", json={"n": n}), 403, "only a player of this game can let the computer play")
+    refuse(bob.post(f"{url}/act", json={"n": n, "then": "roll"}), 403,
+           "you are watching this game: only its players can play")
+    refuse(alice.get(f"{url}/record"), 409, "a game's record is given once the game is over")
+    while view["to_act"] == 0:
+        view = act(alice, view, next_intent(view))["game"]
+    refuse(alice.post(f"{url}/act", json={"n": view["n"], "then": "roll"}), 409,
+           "it is Computer (Easy)'s turn: the computer plays it")
+    pad = new_game(alice, mode="pad", names=["Ann", "Bob"])
+    refuse(alice.post(f"/api/games/{pad['id']}/act", json={"n": pad["n"], "then": "roll"}), 400,
+           "the score pad rolls no dice: type in the table's roll")
+    solo = play_out(alice, new_game(alice, mode="solo"))
+    refuse(alice.post(f"/api/games/{solo['id']}/act", json={"n": solo["n"], "then": "roll"}), 409, "the game is over")
+    code = alice.post("/api/tables", json={}).json()["code"]
+    bob.post(f"/api/tables/{code}/join", json={"name": "Bob"})
+    table = alice.get(f"/api/games/{alice.post(f'/api/tables/{code}/start').json()['game']}").json()
+    waiting = (alice, bob)[1 - table["to_act"]]
+    refuse(waiting.post(f"/api/games/{table['id']}/act", json={"n": table["n"], "then": "roll"}), 403,
+           f"it is {table['players'][table['to_act']]['name']}'s turn, on their own device")
+    refuse(alice.get(f"/api/games/{table['id']}/hint"), 403, "no hints in this mode: everyone plays on their own here")
+    refuse(alice.post("/api/challenges", json={"preset": "nope"}), 400,
+           "unknown preset 'nope'; presets are: farkle, 5000, 5000-fr, 5000-fr-6")
+    challenge = alice.post("/api/challenges", json={}).json()["code"]
+    refuse(bob.post(f"/api/challenges/{challenge}/close"), 403, "only the player who created a challenge can close it")
+    refuse(alice.get("/api/training/drill", params={"rules": "farkle,min_bank=1000"}), 400,
+           "bank-or-roll drills need min_bank of at most 500, not 1000")
+    refuse(alice.get("/api/daily/someday/key"), 400, "'someday' is not a day: write it YYYY-MM-DD, e.g. 2026-11-30")
+    refuse(alice.get("/api/daily/2999-01-01/key"), 409,
+           "the daily game of 2999-01-01 has not opened yet: its commitment is shown from 00:00 UTC that day")
+    assert "no offline page in &#39;xx&#39;: en, fr" in alice.get("/offline/xx").text
+    alice.cookies.set("hotdice_lang", "fr")
+    offline = html.unescape(alice.get("/offline/xx").text)
+    assert "pas de page hors ligne en 'xx'\u00a0: en, fr" in offline, offline
+    assert len(refused) == 22, sorted(refused)
 
 
 MALFORMED_IDS = ["a\x00b", "nosuchgameatal\x00l", "\x00" * 16, "x" * 33, "é" * 16, "a b", "..", "%", "\U0001f3b2" * 4,
@@ -340,7 +419,9 @@ def test_a_repeated_action_changes_nothing_and_says_so(alice: TestClient, app: F
     assert rolled["applied"] is True
     before = history(app, view["id"])
     again = act(alice, view, {"then": "roll"})  # the same intent, the same action number: a retry
-    assert again["applied"] is False and "already applied" in again["message"]
+    assert again["applied"] is False and again["message"] == "this action was already applied: nothing changed"
+    assert (rolled["message"], french_of(rolled)) == ("done", "fait")
+    assert french_of(again) == "cette action était déjà faite\u00a0: rien n’a changé"
     assert history(app, view["id"]) == before
     assert again["game"] == rolled["game"]
 
@@ -591,6 +672,7 @@ def test_hard_waits_for_its_exact_play_when_the_player_chose_it(
         waited = answer.json()
         assert not waited["applied"] and waited["waiting"]["state"] in ("queued", "solving")
         assert re.fullmatch(r"waiting for Hard's table: \d+ %", waited["message"]), waited["message"]
+        assert re.fullmatch(r"en attente de la table de Difficile\u00a0: \d+\u00a0%", french_of(waited))
         assert waited["game"]["n"] == view["n"] and waited["game"]["solver"]["state"] in ("queued", "solving")
     assert len(game_of(app, view["id"]).history) == view["n"]
     held_solves.set()
@@ -930,6 +1012,9 @@ def test_the_daily_ends_at_midnight_for_an_attempt_started_before(app: FastAPI, 
             game_service.act(session, view["id"], player.id, Intent(view["n"], **next_intent(view)), now=midnight)
         session.rollback()
         assert refused.value.extra["game"]["ended"] == midnight.strftime("%Y-%m-%dT%H:%M:%SZ")
+        assert refused.value.reason == (f"this game's dice key was revealed at {midnight:%Y-%m-%dT%H:%M:%SZ}: every "
+                                        "roll is known now, so the game ended there, unfinished")
+        assert french_of(refused.value.body())
         played_at = game_service.load(session, view["id"]).played_at
         assert played_at is not None and played_at[-1] == f"{day.isoformat()}T23:59:59Z"
         board = daily_service.leaderboard(session, day, now=midnight)

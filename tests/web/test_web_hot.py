@@ -117,7 +117,8 @@ def test_a_watcher_is_refused_and_a_repeat_changes_nothing_on_both(clients: tupl
         refused = watcher.post(f"{path}/act", json={"n": 0, "then": "roll"})
         assert refused.status_code == 403
         reason = "you are watching this game: only its players can play"
-        assert refused.json() == {"detail": reason, "code": "forbidden"}
+        said = {"key": "error.watching", "values": {}}
+        assert refused.json() == {"detail": reason, "code": "forbidden", "message": said}
         first = client.post(f"{path}/act", json={"n": 0, "then": "roll"}).json()
         again = client.post(f"{path}/act", json={"n": 0, "then": "roll"}).json()
         assert (first["applied"], again["applied"]) == (True, False)

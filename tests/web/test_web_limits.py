@@ -252,8 +252,10 @@ def test_a_device_past_its_burst_gets_429_with_retry_after_and_a_reason(tmp_path
     answered, refused = until_refused(lambda: alice.get("/api/me"))
     elapsed = time.monotonic() - started
     assert answered == rate.burst  # the cookieless first request counted as a new device, not as hers
-    assert refused.json() == {"detail": refused.json()["detail"], "code": "rate-limited", "limit": "device"}
-    assert "too many requests from this device" in refused.json()["detail"]
+    seconds = int(refused.headers["retry-after"])
+    assert refused.json() == {"detail": f"too many requests from this device: try again in {seconds} s",
+                              "code": "rate-limited", "limit": "device",
+                              "message": {"key": "error.rate_device", "values": {"seconds": seconds}}}  # for a page
     # the bucket was empty; at most `elapsed` seconds refilled it: one token is (1 - refilled) / rate away
     lowest, highest = (1 - elapsed * rate.per_second) / rate.per_second, 1 / rate.per_second
     assert math.ceil(lowest) <= int(refused.headers["retry-after"]) <= math.ceil(highest)
@@ -314,6 +316,9 @@ def test_a_page_past_the_limit_is_a_readable_page(tmp_path: Path) -> None:
     assert refused.headers["content-type"].startswith("text/html")
     assert "<html" in refused.text and "too many requests from this device" in refused.text
     assert int(refused.headers["retry-after"]) >= 1
+    alice.cookies.set("hotdice_lang", "fr")  # the same refusal on a French page, in French
+    french = alice.get("/rules")
+    assert french.status_code == 429 and "trop de requêtes depuis cet appareil\u00a0: réessayez dans" in french.text
 
 
 def test_static_files_and_the_health_check_are_not_counted(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ from hotdice.i18n import LANGUAGES, catalog
 from hotdice.web.asgi import device_cookie, raw_device_cookie
 from hotdice.web.assets import Assets
 from hotdice.web.db import Database
-from hotdice.web.errors import NOTHING_HERE, WebError
+from hotdice.web.errors import WebError
 from hotdice.web.hot import HotRoutes
 from hotdice.web.hub import hub_for
 from hotdice.web.limits import RateLimits, SizeLimits, WebSocketLimits, buckets_for
@@ -170,7 +170,8 @@ def create_app(settings: Settings | None = None, *, freeze_at_start: bool = Fals
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> Response:
         if _wants_page(request) and all(error.get("loc", ("",))[0] == "path" for error in exc.errors()):
-            return render_error(request, 404, NOTHING_HERE)  # an address that cannot name a game, a table, ...
+            # an address that cannot name a game, a table, ...
+            return render_error(request, 404, WebError.said("error.nothing_here"))
         reasons = []
         for error in exc.errors():
             where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")

@@ -8,9 +8,7 @@ from hotdice.game.engine import IllegalMoveError
 from hotdice.game.refusals import Refused
 from hotdice.web.i18n import Translator
 
-__all__ = ["NOTHING_HERE", "BadRequest", "Conflict", "Forbidden", "KeyRevealed", "NotFound", "Stale", "WebError"]
-
-NOTHING_HERE = "nothing here: check the address"  # a page's address that names nothing of ours
+__all__ = ["ENGLISH", "BadRequest", "Conflict", "Forbidden", "KeyRevealed", "NotFound", "Stale", "WebError"]
 
 
 class WebError(Exception):
@@ -35,9 +33,14 @@ class WebError(Exception):
     def said(cls, key: str, /, **values: Any) -> Self:
         """The refusal the catalogue's message ``key`` words with ``values``: its reason in English, the key
         and the values in the answer, for a page to word in its own language."""
-        error = cls(_ENGLISH(key, **values))
+        error = cls(ENGLISH(key, **values))
         error.extra["message"] = {"key": key, "values": values}
         return error
+
+    def carrying(self, **extra: Any) -> Self:
+        """This refusal with ``extra`` in its answer too (the game as it is now, say)."""
+        self.extra.update(extra)
+        return self
 
     def worded(self, t: Translator) -> str:
         """The reason in ``t``'s language: from the refusal or the message it carries, else as it is."""
@@ -52,7 +55,7 @@ class WebError(Exception):
         return {"detail": self.reason, "code": self.code, **self.extra}
 
 
-_ENGLISH = Translator("en")
+ENGLISH = Translator("en")  # the API's own words: its English is a contract for scripts
 
 
 class BadRequest(WebError):

@@ -23,7 +23,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from hotdice.web.asgi import body_again, device_cookie, header
-from hotdice.web.errors import NOTHING_HERE
+from hotdice.web.errors import NotFound, WebError
 from hotdice.web.routes.pages import render_error
 from hotdice.web.settings import Rate, Settings
 
@@ -47,11 +47,7 @@ MAX_HEADERS = 16 * 1024  # bytes of all header names and values
 MAX_WS_MESSAGE = 4096  # bytes of a message from a screen's WebSocket (they send none): uvicorn closes it past that
 POLICY_VIOLATION = 1008  # WebSocket close code
 SWEEP_EVERY = 60.0  # seconds between sweeps of the buckets that have filled up again
-_WHO = {
-    "address": "this address",
-    "device": "this device",
-    "new-device": "this address without a device cookie this server gave",
-}
+_SAID = {"address": "error.rate_address", "device": "error.rate_device", "new-device": "error.rate_new_device"}
 WARN_EVERY = 60.0  # seconds between two warnings that the shared buckets cannot be reached
 log = logging.getLogger(__name__)
 
@@ -169,7 +165,7 @@ def _wants_page(scope: Scope) -> bool:
 
 
 async def refuse(
-    scope: Scope, receive: Receive, send: Send, status: int, body: dict[str, str], headers: dict[str, str] | None = None
+    scope: Scope, receive: Receive, send: Send, status: int, body: dict[str, Any], headers: dict[str, str] | None = None
 ) -> None:
     """The refusal the app itself would give: a page for a page, JSON for the API, a close for a WebSocket."""
     if scope["type"] == "websocket":
@@ -181,7 +177,9 @@ async def refuse(
         return
     response: Response
     if _wants_page(scope):
-        response = render_error(Request(scope), status, body["detail"])
+        message = body.get("message")  # a page words the refusal's catalogue message in its own language
+        reason = body["detail"] if message is None else WebError.said(message["key"], **message["values"])
+        response = render_error(Request(scope), status, reason)
         response.headers.update(headers or {})
     else:
         response = JSONResponse(body, status_code=status, headers=headers)
@@ -223,8 +221,7 @@ class RateLimits:
             if refused is not None:
                 limit, wait = limits[refused[0]][0], refused[1]
                 seconds = max(1, math.ceil(wait))
-                reason = f"too many requests from {_WHO[limit]}: try again in {seconds} s"
-                body = {"detail": reason, "code": "rate-limited", "limit": limit}
+                body = {**WebError.said(_SAID[limit], seconds=seconds).body(), "code": "rate-limited", "limit": limit}
                 await refuse(scope, receive, send, 429, body, {"retry-after": str(seconds)})
                 return
         await self.app(scope, receive, send)
@@ -248,7 +245,7 @@ class SizeLimits:
             return
         if len(scope.get("raw_path") or str(scope["path"]).encode()) + len(scope.get("query_string", b"")) > MAX_TARGET:
             if _wants_page(scope):  # no page, game, challenge or table has so long an address: a plain 404 page
-                await refuse(scope, receive, send, 404, {"detail": NOTHING_HERE, "code": "not-found"})
+                await refuse(scope, receive, send, 404, NotFound.said("error.nothing_here").body())
             else:
                 await refuse(scope, receive, send, 414, _too_large(f"the address is longer than {MAX_TARGET} bytes"))
             return

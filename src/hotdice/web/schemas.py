@@ -57,6 +57,13 @@ class Refused(BaseModel):
     bank: bool = False
 
 
+class Said(BaseModel):
+    """A message of the catalogue: its key and values, for a page to word in its own language."""
+
+    key: str
+    values: dict[str, Any]
+
+
 class Refusal(BaseModel):
     """Every 4xx of the API: the reason, for a person, and a short code for a program; a few say more (a
     stale action: ``game``, the game now; a rate limit: ``limit``, which one; a refusal of the game or the
@@ -67,6 +74,7 @@ class Refusal(BaseModel):
     detail: str
     code: str
     refusal: Refused | None = None
+    message: Said | None = None  # a refusal the catalogue words: its detail is the English of this message
 
 
 class Made(BaseModel):
@@ -101,6 +109,7 @@ class ActedOut(BaseModel):
 
     applied: bool
     message: str
+    said: Said  # the message's key and values in the catalogue
     game: WebView
     waiting: dict[str, Any] | None = None  # a computer step not taken: the table its Hard waits for
 

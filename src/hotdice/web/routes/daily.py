@@ -42,7 +42,7 @@ def day_key(
     except ValueError:
         wanted = None
     if wanted is None:
-        raise BadRequest(f"'{day}' is not a day: write it YYYY-MM-DD, e.g. 2026-11-30")
+        raise BadRequest.said("error.not_a_day", day=day)
     found = daily.day_key(session, settings, wanted)
     session.commit()  # the server key, made on first use
     return found

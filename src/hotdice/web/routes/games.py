@@ -18,6 +18,7 @@ from hotdice.analysis.solver.background import Status
 from hotdice.game.record import Record
 from hotdice.play.hint import Hint
 from hotdice.web.deps import HubDep, PlayerDep, PlayerIdDep, SessionDep, VisitorDep
+from hotdice.web.errors import ENGLISH
 from hotdice.web.hub import Hub
 from hotdice.web.schemas import EDGE, ActedOut, GameId, IntentIn, Made, NewGame, Since, StepIn, refusals
 from hotdice.web.services import games, records
@@ -50,17 +51,20 @@ def _answer(acted: Acted, session: Session, hub: HubDep) -> Response:
     if acted.written is not None:
         games.remember(acted.written)  # committed: the next action may take it as it is
     if acted.waiting is not None:
-        return answer_json({"applied": False, "message": _waiting(acted.waiting), "game": acted.view,
-                            "waiting": acted.waiting.json()})
-    message = "done" if acted.applied else "this action was already applied: nothing changed"
-    return answer_json({"applied": acted.applied, "message": message, "game": acted.view})
+        key, values = _waiting(acted.waiting)
+        return answer_json({"applied": False, "message": ENGLISH(key, **values),
+                            "said": {"key": key, "values": values},
+                            "game": acted.view, "waiting": acted.waiting.json()})
+    key = "answer.done" if acted.applied else "answer.already_applied"
+    return answer_json({"applied": acted.applied, "message": ENGLISH(key), "said": {"key": key, "values": {}},
+                        "game": acted.view})
 
 
-def _waiting(status: Status) -> str:
-    """What a computer step not taken says: how far the table its Hard waits for is."""
+def _waiting(status: Status) -> tuple[str, dict[str, Any]]:
+    """What a computer step not taken says (a catalogue key and values): how far the table its Hard waits for is."""
     if status.state == "full":
-        return f"waiting for Hard's table: {status.reason}"
-    return f"waiting for Hard's table: {round(100 * status.progress)} %"
+        return "answer.hard_waiting", {"reason": status.reason}
+    return "answer.hard_progress", {"percent": round(100 * status.progress)}
 
 
 @router.post("", status_code=201, response_model=Made)

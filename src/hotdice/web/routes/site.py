@@ -75,5 +75,5 @@ def service_worker(request: Request) -> Response:
 @router.get("/offline/{lang}", response_class=HTMLResponse)
 def offline_page(request: Request, lang: str) -> HTMLResponse:
     if lang not in LANGUAGES:
-        raise NotFound(f"no offline page in {lang[:10]!r}: {', '.join(LANGUAGES)}")
+        raise NotFound.said("error.no_offline", lang=repr(lang[:10]), languages=", ".join(LANGUAGES))
     return render(request, Translator(lang), "offline.html")

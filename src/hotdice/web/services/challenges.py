@@ -43,7 +43,7 @@ def is_closed(found: WebChallenge, now: datetime | None = None) -> bool:
 
 def create(session: Session, player: WebPlayer, preset: str = "farkle") -> WebChallenge:
     if preset not in [v.name for v in VARIANTS]:
-        raise BadRequest(f"unknown preset '{preset}'; presets are: {', '.join(v.name for v in VARIANTS)}")
+        raise BadRequest.said("error.unknown_preset", preset=preset, presets=", ".join(v.name for v in VARIANTS))
     now = datetime.now(UTC)
     while True:
         found = WebChallenge(
@@ -107,7 +107,7 @@ def close(session: Session, player: WebPlayer, code: str) -> WebChallenge:
     checked meanwhile (it holds the row too) was accepted before this moment, or sees the challenge closed."""
     found = find(session, code)
     if found.creator_id != player.id:
-        raise Forbidden("only the player who created a challenge can close it")
+        raise Forbidden.said("error.creator_closes")
     hold(session, WebChallenge, found.code)
     session.refresh(found)
     now = datetime.now(UTC)

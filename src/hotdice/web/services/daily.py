@@ -52,8 +52,7 @@ def day_key(session: Session, settings: Settings, day: date, now: datetime | Non
     """The commitment to ``day``'s dice key, from the day it opens; the key itself once that day is over."""
     today = daily_day(now)
     if day > today:
-        raise Conflict(f"the daily game of {day.isoformat()} has not opened yet: its commitment is shown from "
-                       "00:00 UTC that day")
+        raise Conflict.said("error.daily_not_open", day=day.isoformat())
     key = daily_seed(day, daily_key(session, settings))
     return {
         "day": day.isoformat(),

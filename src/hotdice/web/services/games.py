@@ -256,7 +256,7 @@ def create(
                 setup, seats = race(table, people[0]), humans[:1]
             case Mode.VERSUS:
                 if level not in LEVELS:
-                    raise BadRequest(f"unknown level '{level}': easy, medium or hard")
+                    raise BadRequest.said("error.unknown_level", level=level)
                 if level == "hard":
                     if (reason := refusal(table)) is not None:
                         key = "error.hard_penalty_too_long" if reason.penalty else "error.hard_too_long"
@@ -267,14 +267,14 @@ def create(
                 seats = [humans[0], {"kind": "computer", "spec": computer_spec(level), "level": level}]
                 if wait:
                     if level != "hard":
-                        raise BadRequest("only Hard waits for its exact play: wait goes with level hard")
+                        raise BadRequest.said("error.wait_hard")
                     seats[1]["wait"] = True
             case Mode.TOGETHER:
                 setup, seats = together(table, people, hold_roll_off=roll_off), humans
             case Mode.PAD:
                 setup, seats = pad(table, people), humans
             case _:
-                raise BadRequest(f"unknown mode '{mode}': {', '.join(m.value for m in LOCAL_MODES)}")
+                raise BadRequest.said("error.unknown_mode", mode=mode, modes=", ".join(m.value for m in LOCAL_MODES))
     except ValueError as exc:  # the mode's own refusals: two players of one name, too many players
         raise BadRequest(str(exc), because=exc) from None
     row = new_game_row(setup, owner, seats)
@@ -450,11 +450,11 @@ class Intent:
     def steps(self, rules: Rules) -> list[Step]:
         """The history steps this intent writes (the server's rolled dice apart)."""
         if self.keep is None and self.then is None:
-            raise BadRequest("say what to do: dice to set aside, and/or roll or bank")
+            raise BadRequest.said("error.say_what")
         if self.then not in (None, "roll", "bank"):
-            raise BadRequest(f"'{self.then}' is not roll or bank")
+            raise BadRequest.said("error.not_roll_or_bank", then=self.then)
         if self.dice is not None and self.then != "roll":
-            raise BadRequest("dice are typed in only with a roll (the score pad)")
+            raise BadRequest.said("error.pad_dice_with_roll")
         out = []
         try:
             if self.keep is not None:
@@ -503,12 +503,12 @@ def act(
         return _repeat_or_stale(loaded, viewer_id, intent.n, steps)
     seat = _seat_to_play(loaded, viewer_id)
     if loaded.seats[seat]["kind"] != "human":
-        raise Conflict(f"it is {game.players[seat]}'s turn: the computer plays it")
+        raise Conflict.said("error.computer_turn", name=game.players[seat])
     dice = loaded.dice()
     if dice is None and intent.then == "roll" and intent.dice is None:
-        raise BadRequest("the score pad rolls no dice: type in the table's roll")
+        raise BadRequest.said("error.pad_no_roll")
     if dice is not None and intent.dice is not None:
-        raise BadRequest("the server rolls the dice in this game: send no dice")
+        raise BadRequest.said("error.server_rolls")
     _refuse_once_revealed(session, loaded, viewer_id, at)
     try:
         first = steps[0].move
@@ -539,11 +539,8 @@ def _refuse_once_revealed(session: Session, loaded: Loaded, viewer_id: str, at: 
     loaded.revealed_at = revealed_at(session, loaded.row, held=True)
     if loaded.ended(at):
         assert loaded.revealed_at is not None
-        raise KeyRevealed(
-            f"this game's dice key was revealed at {time_text(loaded.revealed_at)}: every roll is known now, so "
-            "the game ended there, unfinished",
-            game=plain(seen(loaded, viewer_id, now=at)),
-        )
+        raise KeyRevealed.said("error.key_revealed", time=time_text(loaded.revealed_at)).carrying(
+            game=plain(seen(loaded, viewer_id, now=at)))
 
 
 def _saved(
@@ -566,19 +563,18 @@ def _repeat_or_stale(loaded: Loaded, viewer_id: str, n: int, steps: list[Step]) 
     history = loaded.game.history
     if 0 <= n < len(history) and history[n : n + len(steps)] == steps:
         return Acted(seen(loaded, viewer_id), applied=False)
-    raise Stale(f"this game is at action {len(history)}, not {n}: nothing changed",
-                game=plain(seen(loaded, viewer_id)))
+    raise Stale.said("error.stale_unchanged", at=len(history), n=n).carrying(game=plain(seen(loaded, viewer_id)))
 
 
 def _seat_to_play(loaded: Loaded, viewer_id: str) -> int:
     game = loaded.game
     seat = game.to_act
     if not isinstance(seat, int):
-        raise Conflict("the game is over")
+        raise Conflict.said("error.game_over")
     if loaded.seats[seat]["kind"] == "human" and loaded.controller(seat) != viewer_id:
         if not loaded.seats_of(viewer_id):
-            raise Forbidden("you are watching this game: only its players can play")
-        raise Forbidden(f"it is {game.players[seat]}'s turn, on their own device")
+            raise Forbidden.said("error.watching")
+        raise Forbidden.said("error.other_device", name=game.players[seat])
     return seat
 
 
@@ -590,15 +586,15 @@ def computer_step(session: Session, game_id: str, viewer_id: str, n: int, notice
         now = seen(loaded, viewer_id)
         if n < len(game.history):
             return Acted(now, applied=False)
-        raise Stale(f"this game is at action {len(game.history)}, not {n}", game=plain(now))
+        raise Stale.said("error.stale", at=len(game.history), n=n).carrying(game=plain(now))
     if not loaded.seats_of(viewer_id):
-        raise Forbidden("only a player of this game can let the computer play")
+        raise Forbidden.said("error.players_only")
     seat = game.to_act
     if not isinstance(seat, int):
-        raise Conflict("the game is over")
+        raise Conflict.said("error.game_over")
     spec = loaded.seats[seat].get("spec")
     if spec is None:
-        raise Conflict(f"it is {game.players[seat]}'s turn, not the computer's")
+        raise Conflict.said("error.not_computer_turn", name=game.players[seat])
     at = datetime.now(UTC)
     _refuse_once_revealed(session, loaded, viewer_id, at)
     # The computer's randomness is fixed by the game and the moment: asking again gives the same decision.
@@ -633,7 +629,7 @@ def hint(session: Session, game_id: str, viewer_id: str) -> Hint:
 
 def _advice(loaded: Loaded, viewer_id: str) -> Hint:
     if loaded.mode not in HINT_MODES:
-        raise Forbidden("no hints in this mode: everyone plays on their own here")
+        raise Forbidden.said("error.no_hints")
     _seat_to_play(loaded, viewer_id)
     try:
         return hint_of(loaded.game)  # a request never waits for a solve: expected points stand in meanwhile

@@ -23,6 +23,6 @@ def public_record(session: Session, game_id: str, now: datetime | None = None) -
     revealed = revealed_at(session, row)
     if revealed is None or (now or datetime.now(UTC)) < revealed:
         if not row.over:
-            raise Conflict("a game's record is given once the game is over")
+            raise Conflict.said("error.record_after")
         return dataclasses.replace(Record.from_json(row.record), seed=None)
     return dataclasses.replace(Record.from_json(row.record), revealed_at=time_text(revealed))

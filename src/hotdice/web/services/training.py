@@ -64,7 +64,7 @@ DRILL_MIN_BANK = 500  # Drill.random plays random turns until banking is allowed
 def drill(rules: str) -> dict[str, Any]:
     r = _rules(rules)
     if r.min_bank > DRILL_MIN_BANK:
-        raise BadRequest(f"bank-or-roll drills need min_bank of at most {DRILL_MIN_BANK}, not {r.min_bank}")
+        raise BadRequest.said("error.drill_min_bank", max=DRILL_MIN_BANK, min_bank=r.min_bank)
     d = Drill.random(r, random.Random(_rng.getrandbits(64)))
     return {"rules": str(d.rules), "turn_total": d.turn_total, "dice": d.dice_in_hand, "hot_dice": d.hot_dice}
 
