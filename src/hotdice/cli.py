@@ -77,14 +77,17 @@ def _rules(text: str) -> Rules:
         raise BadInput(f"bad rules: {exc}") from None
 
 
-def _percent(t: Translator | None, p: float) -> str:
-    """66.7 % (the command's English keeps its space), 66,7 % in French; in English (``t`` None) for the commands
-    whose sentences are not in the catalogue yet (simulate, stats, solve)."""
-    if t is None:
-        from hotdice.i18n import Translator
-
-        t = Translator("en")
+def _percent(t: Translator, p: float) -> str:
+    """66.7 % (the command's English keeps its space), 66,7 % in French."""
     return t("cli.percent", value=t.decimal(100 * p))
+
+
+def _point(t: Translator, figure: str) -> str:
+    """A figure Python wrote (its precision, as the English output has always had it) with the language's
+    decimal sign."""
+    from babel.numbers import get_decimal_symbol
+
+    return figure.replace(".", get_decimal_symbol(t.lang))
 
 
 @app.command(
@@ -241,6 +244,7 @@ def odds_command(ctx: typer.Context, rules: RulesOption = "farkle", as_json: Jso
 
 @app.command("simulate", help="Play computer players against each other; seats rotate from game to game.")
 def simulate_command(
+    ctx: typer.Context,
     players: Annotated[
         str,
         typer.Option(
@@ -259,6 +263,7 @@ def simulate_command(
     as_json: JsonOption = False,
 ) -> None:
     r = _rules(rules)
+    t = _t(ctx)
     specs = [p.strip() for p in players.split(",")]
     seed = secrets.token_hex(8) if seed is None else seed
     from rich.progress import Progress
@@ -270,28 +275,29 @@ def simulate_command(
             report = simulate(r, specs, games, seed)
         else:
             with Progress(console=Console(stderr=True), transient=True) as bar:
-                task = bar.add_task("playing", total=games)
+                task = bar.add_task(t("cli.simulate.playing"), total=games)
                 report = simulate(r, specs, games, seed, on_game=lambda: bar.advance(task))
     except SimulationError as exc:
         raise BadInput(str(exc)) from None
     if as_json:
         print(json.dumps(report.to_json()))
         return
-    out.print(f"{games} games of {r}, seed {seed}; seats rotate, a shared win counts 1/k")
-    table = Table("player", "wins", "win rate", "95 % CI", "mean score", "mean turns", title="Per player")
+    out.print(t("cli.simulate.line", games=games, rules=r, seed=seed))
+    table = Table(*(t(f"cli.simulate.{column}") for column in ("player", "wins", "win_rate", "ci", "mean_score",
+                                                               "mean_turns")), title=t("cli.simulate.title"))
     for number, p in enumerate(report.players, start=1):
         low, high = p.ci95
         table.add_row(
             f"{number}. {p.spec}",
-            f"{float(p.wins):.10g}",
-            _percent(None, p.win_rate),
-            f"{_percent(None, low)} – {_percent(None, high)}",
-            f"{p.mean_score:.0f}",
-            f"{p.mean_turns:.1f}",
+            _point(t, f"{float(p.wins):.10g}"),
+            _percent(t, p.win_rate),
+            f"{_percent(t, low)} – {_percent(t, high)}",
+            t.decimal(p.mean_score, 0),
+            t.decimal(p.mean_turns),
         )
     out.print(table)
-    by_seat = ", ".join(_percent(None, float(wins / games)) for wins in report.seat_wins)
-    out.print(f"Win rate by seat, first to play first: {by_seat}")
+    by_seat = ", ".join(_percent(t, float(wins / games)) for wins in report.seat_wins)
+    out.print(t("cli.simulate.by_seat", rates=by_seat))
 
 
 def _read_record(file: Path) -> str:
@@ -347,7 +353,7 @@ def verify_command(
 
 
 @app.command("stats", help="Statistics and records of the games played (training never counts).")
-def stats_command(as_json: JsonOption = False) -> None:
+def stats_command(ctx: typer.Context, as_json: JsonOption = False) -> None:
     # Imported here: SQLAlchemy is slow to import and only this command needs it.
     from sqlalchemy.exc import SQLAlchemyError
 
@@ -363,38 +369,40 @@ def stats_command(as_json: JsonOption = False) -> None:
     if as_json:
         print(json.dumps(stats.to_json()))
         return
+    t = _t(ctx)
     if stats.games == 0:
-        out.print("No games yet: finished games (except training) will show here.")
+        out.print(t("cli.stats.empty"))
         return
     for key, tallies in (("mode", stats.by_mode), ("opponent", stats.by_opponent)):
         if tallies:
-            table = Table(key, "played", "won", title=f"Games by {key}")
-            for name, t in tallies.items():
-                table.add_row(name, str(t.played), "—" if t.won is None else str(t.won))
+            table = Table(t(f"cli.stats.{key}"), t("cli.stats.played"), t("cli.stats.won"),
+                          title=t(f"cli.stats.by_{key}"))
+            for name, tally in tallies.items():
+                table.add_row(name, str(tally.played), "—" if tally.won is None else str(tally.won))
             out.print(table)
 
     def shown(value: int | None) -> str:
         return "—" if value is None else str(value)
 
-    records = Table("record", "value", title="Records")
-    records.add_row("best turn (largest bank)", shown(stats.best_turn))
-    records.add_row("best ten-turn score", shown(stats.best_ten_turns))
-    records.add_row("fewest turns to the target (race)", shown(stats.fewest_turns))
-    records.add_row("longest win streak", str(stats.longest_win_streak))
-    records.add_row("current win streak", str(stats.current_win_streak))
-    records.add_row("longest run of turns without a farkle", str(stats.longest_farkle_free_run))
-    records.add_row("hot dice", str(stats.hot_dice))
+    records = Table(t("cli.stats.record"), t("cli.stats.value"), title=t("cli.stats.records"))
+    for key, value in (("best_turn", stats.best_turn), ("best_ten_turns", stats.best_ten_turns),
+                       ("fewest_turns", stats.fewest_turns), ("longest_streak", stats.longest_win_streak),
+                       ("current_streak", stats.current_win_streak), ("farkle_free", stats.longest_farkle_free_run),
+                       ("hot_dice", stats.hot_dice)):
+        records.add_row(t(f"cli.stats.{key}"), shown(value))
     out.print(records)
     if stats.farkle_rates:
-        luck = Table("rules", "dice rolled", "rolls", "farkles", "your rate", "expected", title="Farkles by dice")
+        luck = Table(*(t(f"cli.stats.{column}") for column in ("rules", "dice_rolled", "rolls", "farkles",
+                                                               "your_rate", "expected")),
+                     title=t("cli.stats.farkles_by_dice"))
         for f in stats.farkle_rates:
-            rate, expected = _percent(None, f.rate), _percent(None, float(f.expected))
+            rate, expected = _percent(t, f.rate), _percent(t, float(f.expected))
             luck.add_row(shown_rules(f.rules), str(f.dice), str(f.rolls), str(f.farkles), rate, expected)
         out.print(luck)
     if stats.dailies:
-        daily = Table("day", "score", "official", title="Daily games")
+        daily = Table(t("cli.stats.day"), t("cli.stats.score"), t("cli.stats.official"), title=t("cli.stats.daily"))
         for d in stats.dailies:
-            daily.add_row(d.day.isoformat(), str(d.score), "yes" if d.official else "no")
+            daily.add_row(t.date(d.day), str(d.score), t("cli.stats.yes") if d.official else t("cli.stats.no"))
         out.print(daily)
 
 
