@@ -534,6 +534,7 @@ def _fairest_handicap(r: Rules, sol: Any) -> tuple[int, float]:
              "(HOTDICE_CACHE_DIR). Solo: expected points of a turn, bank thresholds by dice in hand, expected "
              "turns to the target. Two players: the first player's chance and the fairest handicap.")
 def solve_command(
+    ctx: typer.Context,
     rules: RulesOption = "farkle",
     players: Annotated[int, typer.Option("--players", "-p", metavar="1|2", help="1: solo; 2: two players.")] = 2,
     as_json: JsonOption = False,
@@ -550,7 +551,8 @@ def solve_command(
     if (reason := refusal(r)) is not None and (players == 2 or not r.three_farkles):
         raise BadInput(f"rules {r}: {reason}")
     data: dict[str, Any] = {"rules": str(r), "players": players}
-    with _solving(f"Solving {r} for {players} player{'s' if players == 2 else ''} (once; cached after)", as_json):
+    t = _t(ctx)
+    with _solving(t.plural("cli.solve.solving", players, rules=r), as_json):
         if players == 1:
             from hotdice.analysis.expectation import turn_values
 
@@ -575,30 +577,30 @@ def solve_command(
     if as_json:
         print(json.dumps(data))
         return
-    out.print(f"Rules: {r}")
+    out.print(t("cli.rules.line", rules=r))
     if players == 1:
-        out.print(f"Expected points of a turn (best play for points): {data['turn_points']:.1f}")
+        out.print(t("cli.solve.turn_points", points=t.decimal(data["turn_points"])))
         if r.entry:
-            out.print(f"  before entering ({r.entry} in one turn): {data['first_turn_points']:.1f}")
-        table = Table("dice in hand", "bank from (turn total)", title="Bank thresholds (expected points, entered)")
+            out.print("  " + t("cli.solve.before_entry", entry=r.entry, points=t.decimal(data["first_turn_points"])))
+        table = Table(t("cli.solve.dice"), t("cli.solve.bank_from"), title=t("cli.solve.thresholds"))
         for row in data["bank_thresholds"]:
             table.add_row(str(row["dice"]), str(row["bank_from"]))
         out.print(table)
         turns = data["turns_to_target"]
-        out.print("Expected turns to reach the target: "
-                  + ("not solved under the three-farkle penalty" if turns is None else f"{turns:.3f}"))
+        out.print(t("cli.solve.turns", turns=t("cli.solve.unsolved") if turns is None else t.decimal(turns, 3)))
     else:
-        wins = _percent(None, data["first_player_wins"])
-        out.print(f"First player's chance to win (best play on both sides): {wins} ({data['first_player_wins']:.6f})")
-        out.print(f"Fairest handicap: the second player starts with {data['handicap']} points; the first "
-                  f"player's chance is then {_percent(None, data['first_player_wins_with_handicap'])}")
+        wins = data["first_player_wins"]
+        out.print(t("cli.solve.first", percent=_percent(t, wins), p=t.decimal(wins, 6)))
+        out.print(t("cli.solve.handicap", points=data["handicap"],
+                    percent=_percent(t, data["first_player_wins_with_handicap"])))
     if "residual" in data:
-        out.print(f"Largest Bellman residual of the solved table: {data['residual']:.3g}")
+        out.print(t("cli.solve.residual", value=_point(t, f"{data['residual']:.3g}")))
 
 
 @app.command("advise", help="The coach: every set-aside of a roll with bank or roll again, valued exactly, best "
              "first, and what each worse choice costs. Without DICE: roll or bank.")
 def advise_command(
+    ctx: typer.Context,
     scores: Annotated[
         str | None,
         typer.Option("--scores", "-s", metavar="YOU,THEM,...",
@@ -670,11 +672,10 @@ def advise_command(
         if as_json:
             print(json.dumps(data))
             return
-        out.print({"win": "Five 1s in one roll: this roll wins the game at once!",
-                   "farkle": "Farkle: nothing scores, the turn's points are lost.",
-                   "bust": f"Bust: every set-aside passes the target of exactly {r.target}; the turn is lost."}[what])
+        out.print(_t(ctx)(f"cli.advise.{what}", target=r.target))
         return
-    with _solving("Solving the rules (once; cached after)", as_json):
+    t = _t(ctx)
+    with _solving(t("cli.advise.solving"), as_json):
         advice = advise(game)
     data.update(outcome=None, measure=advice.measure, choices=[
         {"keep": None if c.set_aside is None else str(c.set_aside), "then": c.then, "value": c.value, "cost": c.cost}
@@ -683,12 +684,14 @@ def advise_command(
     if as_json:
         print(json.dumps(data))
         return
-    where = f"scores {'-'.join(map(str, banked))}, turn total {turn}, {n} dice"
-    title = f"{where}, roll {' '.join(map(str, roll))}" if roll is not None else f"{where}: roll or bank"
-    table = Table("choice", "value", "cost", title=f"{title} (rules: {r})")
+    where = t.plural("cli.advise.position", n, scores="-".join(map(str, banked)), turn=turn)
+    title = (t("cli.advise.roll", where=where, roll=" ".join(map(str, roll))) if roll is not None
+             else t("cli.advise.roll_or_bank", where=where))
+    table = Table(t("cli.advise.choice"), t("cli.advise.value"), t("cli.advise.cost"),
+                  title=t("cli.advise.title", title=title, rules=r))
     for k, c in enumerate(advice.choices):
-        cost = "best" if k == 0 else _cost(advice.measure, c.cost)
-        table.add_row(str(c), advice.describe(c.value), cost)
+        cost = t("cli.advise.best") if k == 0 else _cost(t, advice.measure, c.cost)
+        table.add_row(_decision(t, c.set_aside, c.then), _value(t, advice.measure, c.value), cost)
     out.print(table)
 
 
@@ -719,12 +722,26 @@ def plot_command(
         print(path)
 
 
-def _cost(measure: str, cost: float) -> str:
+def _decision(t: Translator, set_aside: object, then: object) -> str:
+    """A choice of the coach in the coach's words: the terminal's hints, which say it the same way."""
+    return t(f"hint.then_{then}") if set_aside is None else t(f"hint.keep_then_{then}", keep=set_aside)
+
+
+def _value(t: Translator, measure: str, value: float) -> str:
+    """What a choice is worth, by the coach's measure."""
     if measure == "win":
-        return f"-{100 * cost:.2f} %"
+        return t("hint.win", p=_percent(t, value))
     if measure == "turns":
-        return f"+{cost:.3f} turns"
-    return f"-{cost:.1f} points"
+        return t("hint.turns", n=t.decimal(value, 2))
+    return t("hint.points", points=t.decimal(value, 0))
+
+
+def _cost(t: Translator, measure: str, cost: float) -> str:
+    if measure == "win":
+        return t("cli.advise.cost_win", cost=t.decimal(100 * cost, 2))
+    if measure == "turns":
+        return t("cli.advise.cost_turns", cost=t.decimal(cost, 3))
+    return t("cli.advise.cost_points", cost=t.decimal(cost, 1))
 
 
 def _fail(message: str) -> NoReturn:
