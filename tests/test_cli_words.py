@@ -45,8 +45,9 @@ def stats_env(folder: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
 
 
 def run(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "hotdice.cli", *args], capture_output=True, text=True, env=env,
-                          timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "hotdice.cli", *args], capture_output=True, text=True, env=env, timeout=120, check=False
+    )
     assert done.returncode == 0 and done.stderr == "", done.stderr
     return done.stdout
 
@@ -60,6 +61,51 @@ def test_the_english_output_is_what_it_was(name: str) -> None:
 def test_the_english_statistics_are_what_they_were(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     env = stats_env(tmp_path, monkeypatch)
     assert run(env, "stats") == (PINNED / "stats.txt").read_text(encoding="utf-8")
-    assert run({**env, "HOTDICE_DATA_DIR": str(tmp_path / "empty")}, "stats") == (
-        PINNED / "stats-empty.txt"
-    ).read_text(encoding="utf-8")
+    assert run({**env, "HOTDICE_DATA_DIR": str(tmp_path / "empty")}, "stats") == (PINNED / "stats-empty.txt").read_text(
+        encoding="utf-8"
+    )
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_in_french_no_english_words_are_left(name: str) -> None:
+    text = ok("--lang", "fr", *CASES[name])
+    assert english_left(text) == [], text
+    assert text != ok(*CASES[name])
+
+
+def test_french_figures_have_the_french_decimal_sign() -> None:
+    assert "55,4\u00a0% (0,554468)" in ok("--lang", "fr", *CASES["solve-two"])
+    residual = "Plus grand résidu de Bellman de la table résolue\u00a0: 5,33e-15"
+    assert residual in ok("--lang", "fr", *CASES["solve-solo"])
+    assert "92,9\u00a0% – 100,0\u00a0%" in ok("--lang", "fr", *CASES["simulate"])
+    roll = ok("--lang", "fr", *CASES["advise-roll"])
+    assert "mettre 5 de côté, puis relancer" in roll and "55,7\u00a0% de chances de gagner" in roll
+    assert "-0,80\u00a0%" in roll
+    assert "1 dé\u00a0: relancer ou" in ok(
+        "--lang", "fr", "advise", "--scores", "0", "--turn", "300", "-d", "1", "--rules", "farkle,target=3000"
+    )
+
+
+@pytest.mark.parametrize("name", ["simulate", "solve-two", "solve-solo", "advise-roll", "advise-farkle"])
+def test_the_json_is_the_same_in_french(name: str) -> None:
+    assert ok("--lang", "fr", *CASES[name], "--json") == ok(*CASES[name], "--json")
+
+
+def test_the_statistics_in_french(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    env = stats_env(tmp_path, monkeypatch)
+    text = run(env, "--lang", "fr", "stats")
+    assert english_left(text) == [] and "Parties par mode" in text and "100,0\u00a0%" in text, text
+    assert run(env, "--lang", "fr", "stats", "--json") == run(env, "stats", "--json")
+    empty = run({**env, "HOTDICE_DATA_DIR": str(tmp_path / "empty")}, "--lang", "fr", "stats")
+    assert empty.startswith("Pas encore de partie\u00a0:") and english_left(empty) == []
+
+
+@pytest.mark.parametrize(
+    "args", [("solve", "--players", "3"), ("advise", "--turn", "300"), ("simulate", "-p", "nobody", "-n", "1")]
+)
+def test_bad_input_is_the_same_one_line_in_french(args: tuple[str, ...]) -> None:
+    from tests.test_cli import hotdice
+
+    french, english = hotdice("--lang", "fr", *args), hotdice(*args)
+    assert french.returncode == english.returncode == 2 and french.stdout == ""
+    assert french.stderr == english.stderr and french.stderr.count("\n") == 1
