@@ -1,6 +1,6 @@
-"""The human output of ``simulate``, ``solve``, ``advise`` and ``stats`` through the catalogue: in English byte
-for byte what it was before (pinned in tests/cli_english/, written by the code before the catalogue worded it),
-in French with none of the English catalogue's words, the JSON the same in both."""
+"""The human output of ``simulate``, ``solve``, ``advise``, ``stats`` and the knobs of ``rules`` through the
+catalogue: in English byte for byte what it was before (pinned in tests/cli_english/, written by the code before the
+catalogue worded it), in French with none of the English catalogue's words, the JSON the same in both."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from tests.test_cli import ENV, ok
 
 PINNED = Path(__file__).parent / "cli_english"
 CASES: dict[str, tuple[str, ...]] = {
+    "rules": ("rules", "5000"),
     "simulate": ("simulate", "-p", "greedy,random", "-n", "50", "--seed", "1"),
     "solve-two": ("solve", "--rules", "farkle,target=3000"),
     "solve-solo": ("solve", "-p", "1", "--check", "--rules", "farkle,entry=500,target=3000"),
@@ -109,3 +110,11 @@ def test_bad_input_is_the_same_one_line_in_french(args: tuple[str, ...]) -> None
     french, english = hotdice("--lang", "fr", *args), hotdice(*args)
     assert french.returncode == english.returncode == 2 and french.stdout == ""
     assert french.stderr == english.stderr and french.stderr.count("\n") == 1
+
+
+def test_the_english_knob_meanings_are_the_librarys() -> None:
+    """The catalogue's English of a knob is the library's help of it (``rules --help`` prints the latter)."""
+    from hotdice import i18n
+    from hotdice.game.rules import KNOBS
+
+    assert {k.name: i18n.catalog("en")[f"cli.knob.{k.name}"] for k in KNOBS} == {k.name: k.help for k in KNOBS}

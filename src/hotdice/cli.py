@@ -132,7 +132,7 @@ def rules_command(
     out.print(t("cli.rules.line", rules=r))
     knobs = Table(t("cli.rules.knob"), t("cli.rules.value"), t("cli.rules.meaning"), title=t("cli.rules.in_force"))
     for k in acting:
-        knobs.add_row(k.name, k.write(getattr(r, k.name)), k.help)
+        knobs.add_row(k.name, k.write(getattr(r, k.name)), t(f"cli.knob.{k.name}"))
     out.print(knobs)
     table = Table(t("cli.rules.combination"), t("cli.rules.points"), title=t("cli.rules.scoring"))
     for line in scoring_table(r):
