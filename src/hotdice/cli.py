@@ -552,7 +552,7 @@ def solve_command(
         raise BadInput(f"rules {r}: {reason}")
     data: dict[str, Any] = {"rules": str(r), "players": players}
     t = _t(ctx)
-    with _solving(t.plural("cli.solve.solving", players, rules=r), as_json):
+    with _solving(t("cli.solve.solving", rules=r, players=t.plural("cli.solve.players", players)), as_json):
         if players == 1:
             from hotdice.analysis.expectation import turn_values
 
@@ -684,7 +684,7 @@ def advise_command(
     if as_json:
         print(json.dumps(data))
         return
-    where = t.plural("cli.advise.position", n, scores="-".join(map(str, banked)), turn=turn)
+    where = t("cli.advise.position", scores="-".join(map(str, banked)), turn=turn, dice=t.plural("cli.advise.dice", n))
     title = (t("cli.advise.roll", where=where, roll=" ".join(map(str, roll))) if roll is not None
              else t("cli.advise.roll_or_bank", where=where))
     table = Table(t("cli.advise.choice"), t("cli.advise.value"), t("cli.advise.cost"),
