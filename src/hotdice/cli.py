@@ -77,14 +77,17 @@ def _rules(text: str) -> Rules:
         raise BadInput(f"bad rules: {exc}") from None
 
 
-def _percent(t: Translator | None, p: float) -> str:
-    """66.7 % (the command's English keeps its space), 66,7 % in French; in English (``t`` None) for the commands
-    whose sentences are not in the catalogue yet (simulate, stats, solve)."""
-    if t is None:
-        from hotdice.i18n import Translator
-
-        t = Translator("en")
+def _percent(t: Translator, p: float) -> str:
+    """66.7 % (the command's English keeps its space), 66,7 % in French."""
     return t("cli.percent", value=t.decimal(100 * p))
+
+
+def _point(t: Translator, figure: str) -> str:
+    """A figure Python wrote (its precision, as the English output has always had it) with the language's
+    decimal sign."""
+    from babel.numbers import get_decimal_symbol
+
+    return figure.replace(".", get_decimal_symbol(t.lang))
 
 
 @app.command(
@@ -129,7 +132,7 @@ def rules_command(
     out.print(t("cli.rules.line", rules=r))
     knobs = Table(t("cli.rules.knob"), t("cli.rules.value"), t("cli.rules.meaning"), title=t("cli.rules.in_force"))
     for k in acting:
-        knobs.add_row(k.name, k.write(getattr(r, k.name)), k.help)
+        knobs.add_row(k.name, k.write(getattr(r, k.name)), t(f"cli.knob.{k.name}"))
     out.print(knobs)
     table = Table(t("cli.rules.combination"), t("cli.rules.points"), title=t("cli.rules.scoring"))
     for line in scoring_table(r):
@@ -241,6 +244,7 @@ def odds_command(ctx: typer.Context, rules: RulesOption = "farkle", as_json: Jso
 
 @app.command("simulate", help="Play computer players against each other; seats rotate from game to game.")
 def simulate_command(
+    ctx: typer.Context,
     players: Annotated[
         str,
         typer.Option(
@@ -259,6 +263,7 @@ def simulate_command(
     as_json: JsonOption = False,
 ) -> None:
     r = _rules(rules)
+    t = _t(ctx)
     specs = [p.strip() for p in players.split(",")]
     seed = secrets.token_hex(8) if seed is None else seed
     from rich.progress import Progress
@@ -270,28 +275,29 @@ def simulate_command(
             report = simulate(r, specs, games, seed)
         else:
             with Progress(console=Console(stderr=True), transient=True) as bar:
-                task = bar.add_task("playing", total=games)
+                task = bar.add_task(t("cli.simulate.playing"), total=games)
                 report = simulate(r, specs, games, seed, on_game=lambda: bar.advance(task))
     except SimulationError as exc:
         raise BadInput(str(exc)) from None
     if as_json:
         print(json.dumps(report.to_json()))
         return
-    out.print(f"{games} games of {r}, seed {seed}; seats rotate, a shared win counts 1/k")
-    table = Table("player", "wins", "win rate", "95 % CI", "mean score", "mean turns", title="Per player")
+    out.print(t("cli.simulate.line", games=games, rules=r, seed=seed))
+    table = Table(*(t(f"cli.simulate.{column}") for column in ("player", "wins", "win_rate", "ci", "mean_score",
+                                                               "mean_turns")), title=t("cli.simulate.title"))
     for number, p in enumerate(report.players, start=1):
         low, high = p.ci95
         table.add_row(
             f"{number}. {p.spec}",
-            f"{float(p.wins):.10g}",
-            _percent(None, p.win_rate),
-            f"{_percent(None, low)} – {_percent(None, high)}",
-            f"{p.mean_score:.0f}",
-            f"{p.mean_turns:.1f}",
+            _point(t, f"{float(p.wins):.10g}"),
+            _percent(t, p.win_rate),
+            f"{_percent(t, low)} – {_percent(t, high)}",
+            t.decimal(p.mean_score, 0),
+            t.decimal(p.mean_turns),
         )
     out.print(table)
-    by_seat = ", ".join(_percent(None, float(wins / games)) for wins in report.seat_wins)
-    out.print(f"Win rate by seat, first to play first: {by_seat}")
+    by_seat = ", ".join(_percent(t, float(wins / games)) for wins in report.seat_wins)
+    out.print(t("cli.simulate.by_seat", rates=by_seat))
 
 
 def _read_record(file: Path) -> str:
@@ -347,7 +353,7 @@ def verify_command(
 
 
 @app.command("stats", help="Statistics and records of the games played (training never counts).")
-def stats_command(as_json: JsonOption = False) -> None:
+def stats_command(ctx: typer.Context, as_json: JsonOption = False) -> None:
     # Imported here: SQLAlchemy is slow to import and only this command needs it.
     from sqlalchemy.exc import SQLAlchemyError
 
@@ -363,38 +369,40 @@ def stats_command(as_json: JsonOption = False) -> None:
     if as_json:
         print(json.dumps(stats.to_json()))
         return
+    t = _t(ctx)
     if stats.games == 0:
-        out.print("No games yet: finished games (except training) will show here.")
+        out.print(t("cli.stats.empty"))
         return
     for key, tallies in (("mode", stats.by_mode), ("opponent", stats.by_opponent)):
         if tallies:
-            table = Table(key, "played", "won", title=f"Games by {key}")
-            for name, t in tallies.items():
-                table.add_row(name, str(t.played), "—" if t.won is None else str(t.won))
+            table = Table(t(f"cli.stats.{key}"), t("cli.stats.played"), t("cli.stats.won"),
+                          title=t(f"cli.stats.by_{key}"))
+            for name, tally in tallies.items():
+                table.add_row(name, str(tally.played), "—" if tally.won is None else str(tally.won))
             out.print(table)
 
     def shown(value: int | None) -> str:
         return "—" if value is None else str(value)
 
-    records = Table("record", "value", title="Records")
-    records.add_row("best turn (largest bank)", shown(stats.best_turn))
-    records.add_row("best ten-turn score", shown(stats.best_ten_turns))
-    records.add_row("fewest turns to the target (race)", shown(stats.fewest_turns))
-    records.add_row("longest win streak", str(stats.longest_win_streak))
-    records.add_row("current win streak", str(stats.current_win_streak))
-    records.add_row("longest run of turns without a farkle", str(stats.longest_farkle_free_run))
-    records.add_row("hot dice", str(stats.hot_dice))
+    records = Table(t("cli.stats.record"), t("cli.stats.value"), title=t("cli.stats.records"))
+    for key, value in (("best_turn", stats.best_turn), ("best_ten_turns", stats.best_ten_turns),
+                       ("fewest_turns", stats.fewest_turns), ("longest_streak", stats.longest_win_streak),
+                       ("current_streak", stats.current_win_streak), ("farkle_free", stats.longest_farkle_free_run),
+                       ("hot_dice", stats.hot_dice)):
+        records.add_row(t(f"cli.stats.{key}"), shown(value))
     out.print(records)
     if stats.farkle_rates:
-        luck = Table("rules", "dice rolled", "rolls", "farkles", "your rate", "expected", title="Farkles by dice")
+        luck = Table(*(t(f"cli.stats.{column}") for column in ("rules", "dice_rolled", "rolls", "farkles",
+                                                               "your_rate", "expected")),
+                     title=t("cli.stats.farkles_by_dice"))
         for f in stats.farkle_rates:
-            rate, expected = _percent(None, f.rate), _percent(None, float(f.expected))
+            rate, expected = _percent(t, f.rate), _percent(t, float(f.expected))
             luck.add_row(shown_rules(f.rules), str(f.dice), str(f.rolls), str(f.farkles), rate, expected)
         out.print(luck)
     if stats.dailies:
-        daily = Table("day", "score", "official", title="Daily games")
+        daily = Table(t("cli.stats.day"), t("cli.stats.score"), t("cli.stats.official"), title=t("cli.stats.daily"))
         for d in stats.dailies:
-            daily.add_row(d.day.isoformat(), str(d.score), "yes" if d.official else "no")
+            daily.add_row(t.date(d.day), str(d.score), t("cli.stats.yes") if d.official else t("cli.stats.no"))
         out.print(daily)
 
 
@@ -526,6 +534,7 @@ def _fairest_handicap(r: Rules, sol: Any) -> tuple[int, float]:
              "(HOTDICE_CACHE_DIR). Solo: expected points of a turn, bank thresholds by dice in hand, expected "
              "turns to the target. Two players: the first player's chance and the fairest handicap.")
 def solve_command(
+    ctx: typer.Context,
     rules: RulesOption = "farkle",
     players: Annotated[int, typer.Option("--players", "-p", metavar="1|2", help="1: solo; 2: two players.")] = 2,
     as_json: JsonOption = False,
@@ -542,7 +551,8 @@ def solve_command(
     if (reason := refusal(r)) is not None and (players == 2 or not r.three_farkles):
         raise BadInput(f"rules {r}: {reason}")
     data: dict[str, Any] = {"rules": str(r), "players": players}
-    with _solving(f"Solving {r} for {players} player{'s' if players == 2 else ''} (once; cached after)", as_json):
+    t = _t(ctx)
+    with _solving(t("cli.solve.solving", rules=r, players=t.plural("cli.solve.players", players)), as_json):
         if players == 1:
             from hotdice.analysis.expectation import turn_values
 
@@ -567,30 +577,30 @@ def solve_command(
     if as_json:
         print(json.dumps(data))
         return
-    out.print(f"Rules: {r}")
+    out.print(t("cli.rules.line", rules=r))
     if players == 1:
-        out.print(f"Expected points of a turn (best play for points): {data['turn_points']:.1f}")
+        out.print(t("cli.solve.turn_points", points=t.decimal(data["turn_points"])))
         if r.entry:
-            out.print(f"  before entering ({r.entry} in one turn): {data['first_turn_points']:.1f}")
-        table = Table("dice in hand", "bank from (turn total)", title="Bank thresholds (expected points, entered)")
+            out.print("  " + t("cli.solve.before_entry", entry=r.entry, points=t.decimal(data["first_turn_points"])))
+        table = Table(t("cli.solve.dice"), t("cli.solve.bank_from"), title=t("cli.solve.thresholds"))
         for row in data["bank_thresholds"]:
             table.add_row(str(row["dice"]), str(row["bank_from"]))
         out.print(table)
         turns = data["turns_to_target"]
-        out.print("Expected turns to reach the target: "
-                  + ("not solved under the three-farkle penalty" if turns is None else f"{turns:.3f}"))
+        out.print(t("cli.solve.turns", turns=t("cli.solve.unsolved") if turns is None else t.decimal(turns, 3)))
     else:
-        wins = _percent(None, data["first_player_wins"])
-        out.print(f"First player's chance to win (best play on both sides): {wins} ({data['first_player_wins']:.6f})")
-        out.print(f"Fairest handicap: the second player starts with {data['handicap']} points; the first "
-                  f"player's chance is then {_percent(None, data['first_player_wins_with_handicap'])}")
+        wins = data["first_player_wins"]
+        out.print(t("cli.solve.first", percent=_percent(t, wins), p=t.decimal(wins, 6)))
+        out.print(t("cli.solve.handicap", points=data["handicap"],
+                    percent=_percent(t, data["first_player_wins_with_handicap"])))
     if "residual" in data:
-        out.print(f"Largest Bellman residual of the solved table: {data['residual']:.3g}")
+        out.print(t("cli.solve.residual", value=_point(t, f"{data['residual']:.3g}")))
 
 
 @app.command("advise", help="The coach: every set-aside of a roll with bank or roll again, valued exactly, best "
              "first, and what each worse choice costs. Without DICE: roll or bank.")
 def advise_command(
+    ctx: typer.Context,
     scores: Annotated[
         str | None,
         typer.Option("--scores", "-s", metavar="YOU,THEM,...",
@@ -662,11 +672,10 @@ def advise_command(
         if as_json:
             print(json.dumps(data))
             return
-        out.print({"win": "Five 1s in one roll: this roll wins the game at once!",
-                   "farkle": "Farkle: nothing scores, the turn's points are lost.",
-                   "bust": f"Bust: every set-aside passes the target of exactly {r.target}; the turn is lost."}[what])
+        out.print(_t(ctx)(f"cli.advise.{what}", target=r.target))
         return
-    with _solving("Solving the rules (once; cached after)", as_json):
+    t = _t(ctx)
+    with _solving(t("cli.advise.solving"), as_json):
         advice = advise(game)
     data.update(outcome=None, measure=advice.measure, choices=[
         {"keep": None if c.set_aside is None else str(c.set_aside), "then": c.then, "value": c.value, "cost": c.cost}
@@ -675,12 +684,14 @@ def advise_command(
     if as_json:
         print(json.dumps(data))
         return
-    where = f"scores {'-'.join(map(str, banked))}, turn total {turn}, {n} dice"
-    title = f"{where}, roll {' '.join(map(str, roll))}" if roll is not None else f"{where}: roll or bank"
-    table = Table("choice", "value", "cost", title=f"{title} (rules: {r})")
+    where = t("cli.advise.position", scores="-".join(map(str, banked)), turn=turn, dice=t.plural("cli.advise.dice", n))
+    title = (t("cli.advise.roll", where=where, roll=" ".join(map(str, roll))) if roll is not None
+             else t("cli.advise.roll_or_bank", where=where))
+    table = Table(t("cli.advise.choice"), t("cli.advise.value"), t("cli.advise.cost"),
+                  title=t("cli.advise.title", title=title, rules=r))
     for k, c in enumerate(advice.choices):
-        cost = "best" if k == 0 else _cost(advice.measure, c.cost)
-        table.add_row(str(c), advice.describe(c.value), cost)
+        cost = t("cli.advise.best") if k == 0 else _cost(t, advice.measure, c.cost)
+        table.add_row(_decision(t, c.set_aside, c.then), _value(t, advice.measure, c.value), cost)
     out.print(table)
 
 
@@ -711,12 +722,26 @@ def plot_command(
         print(path)
 
 
-def _cost(measure: str, cost: float) -> str:
+def _decision(t: Translator, set_aside: object, then: object) -> str:
+    """A choice of the coach in the coach's words: the terminal's hints, which say it the same way."""
+    return t(f"hint.then_{then}") if set_aside is None else t(f"hint.keep_then_{then}", keep=set_aside)
+
+
+def _value(t: Translator, measure: str, value: float) -> str:
+    """What a choice is worth, by the coach's measure."""
     if measure == "win":
-        return f"-{100 * cost:.2f} %"
+        return t("hint.win", p=_percent(t, value))
     if measure == "turns":
-        return f"+{cost:.3f} turns"
-    return f"-{cost:.1f} points"
+        return t("hint.turns", n=t.decimal(value, 2))
+    return t("hint.points", points=t.decimal(value, 0))
+
+
+def _cost(t: Translator, measure: str, cost: float) -> str:
+    if measure == "win":
+        return t("cli.advise.cost_win", cost=t.decimal(100 * cost, 2))
+    if measure == "turns":
+        return t("cli.advise.cost_turns", cost=t.decimal(cost, 3))
+    return t("cli.advise.cost_points", cost=t.decimal(cost, 1))
 
 
 def _fail(message: str) -> NoReturn:
