@@ -479,6 +479,8 @@ def test_changing_house_rules(open_page: Open) -> None:
     expect(page.locator("#rules-text")).to_have_value("5000,entry=500")
     page.locator("#rules-text").fill("5000,entry=-50")
     expect(page.locator("#rules-error")).to_contain_text("entry")
+    page.locator("#rules-text").fill("5000,three_pairs=750")  # the engine's refusal, worded by the page
+    expect(page.locator("#rules-error")).to_contain_text("three pairs needs six dice")
     page.locator("#rules-text").fill("5000,entry=500,three_farkles=1000")
     expect(page.locator("#knob-three_farkles")).to_have_value("1000")
     expect(page.locator("#rules-error")).to_be_hidden()

@@ -89,14 +89,6 @@ class Advice:
     def best(self) -> Choice:
         return self.choices[0]
 
-    def describe(self, value: float) -> str:
-        """A value in a player's words."""
-        if self.measure == "win":
-            return f"{100 * value:.1f} % to win"
-        if self.measure == "turns":
-            return f"{value:.2f} turns to go"
-        return f"{value:.0f} points expected"
-
 
 def measure_for(game: Game) -> str:
     """Which measure the coach and the Hard player use for this game (see the module docstring)."""

@@ -38,6 +38,7 @@ const HD = (() => {
       if (spec === "dice") return value.join("");
       if (spec === "or") return value.join(lang === "fr" ? " ou " : " or ");
       if (spec === "list") return value.join(", ");
+      if (spec === "six_dice") return t(`knob.${value}`).toLowerCase();  // the combination the knob scores
       return String(value);
     });
   }
