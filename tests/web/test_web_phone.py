@@ -168,6 +168,7 @@ def test_every_state_fits_a_phone_and_passes_axe(open_page: Open, width: int, he
     view = api_view(page, gid)
     while view["phase"] != "set-aside":  # rolled until the roll scores (a farkle: the next turn)
         page.locator("#roll").click()
+        page.wait_for_function(f"() => Number(document.getElementById('table').dataset.n) > {view['n']}")
         view = api_view(page, gid)
         shows(page, view["n"])
     for index in pick(view["roll"], view["options"][0]["set_aside"]):
