@@ -395,7 +395,7 @@ def test_turn_points_are_what_each_finished_turn_changed_the_score_by() -> None:
     assert turn_points(game, 1) == (0,) * 6  # Bob's penalties at 0 cost nothing
 
 
-@given(st.integers(0, 2**32))
+@given(st.integers(0, 2**32 - 1))  # the seed is four bytes
 @settings(max_examples=20, deadline=None)
 def test_turn_points_add_up_to_the_score(seed: int) -> None:
     setup = solo(FARKLE, dice=SeededDice(seed.to_bytes(4, "big")))
