@@ -158,9 +158,10 @@ def shows(page: Page, n: int) -> int:
     return int(page.evaluate("() => Number(document.getElementById('table').dataset.n)"))
 
 
-def act_once(page: Page, view: dict[str, Any], keyboard: bool = False, best: bool = False) -> None:
+def act_once(page: Page, view: dict[str, Any], keyboard: bool = False, best: bool = False) -> int:
     """One intent of the test strategy, by tapping the dice and pressing Roll or Bank (or keys); ``best``: its
-    set-aside (the best-points one) by one tap on the best set-aside's button (or key A), then Roll or Bank."""
+    set-aside (the best-points one) by one tap on the best set-aside's button (or key A), then Roll or Bank.
+    Returns the action number the page passes once the last of it is shown."""
     intent = next_intent(view)
     if best and "keep" in intent:
         option = view["options"][0]
@@ -191,6 +192,9 @@ def act_once(page: Page, view: dict[str, Any], keyboard: bool = False, best: boo
         page.keyboard.press("b" if intent.get("then", "bank") == "bank" else "r")
     else:
         button.click()
+    # The action number the page must pass before the next view is read: after the best set-aside (already
+    # shown), the roll or bank that follows it.
+    return view["n"] + 1 if best and "keep" in intent else view["n"]
 
 
 def play(page: Page, gid: str, *, keyboard: bool = False, best: bool = False, limit: int = 600) -> dict[str, Any]:
@@ -207,8 +211,8 @@ def play(page: Page, gid: str, *, keyboard: bool = False, best: bool = False, li
             # (polling it here, on the page's own device, ran into the device's rate limit once answers were quick).
             shows(page, view["n"] + 1)
             continue
-        act_once(page, view, keyboard, best)
-        page.wait_for_function(f"() => Number(document.getElementById('table').dataset.n) > {view['n']}")
+        shown = act_once(page, view, keyboard, best)
+        page.wait_for_function(f"() => Number(document.getElementById('table').dataset.n) > {shown}")
     raise AssertionError("the game did not end")
 
 
