@@ -28,7 +28,7 @@ import hashlib
 import json
 import re
 import reprlib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -49,10 +49,11 @@ from hotdice.game.engine import (
 )
 from hotdice.game.rules import Rules, RulesError
 from hotdice.game.scoring import DiceError
+from hotdice.game.told import Told
 
 __all__ = [
     "VERSION", "Record", "RecordAltered", "RecordError", "Result", "record_of", "replay", "state_json", "time_text",
-    "transcript",
+    "told", "transcript",
 ]  # fmt: skip
 
 VERSION = 1  # the record format this hotdice writes and reads
@@ -371,16 +372,8 @@ def state_json(game: Game) -> dict[str, Any]:
     }
 
 
-_ENDINGS: dict[Termination, Callable[[Rules], str]] = {
-    Termination.TARGET: lambda r: f"target of {r.target} reached",
-    Termination.EXACT: lambda r: f"exactly {r.target}",
-    Termination.FIVE_ONES: lambda r: "five 1s in one roll",
-    Termination.TURN_LIMIT: lambda r: "every player has played the turns",
-}
-
-
-def _lost(points: int) -> str:
-    return f", loses {points}" if points else ""
+def _lost(code: str, points: int, **values: object) -> Told:
+    return Told(f"{code}_lost", {**values, "points": points}) if points else Told(code, values)
 
 
 def transcript(record: Record, rules_shown: str | None = None) -> list[str]:
@@ -390,55 +383,64 @@ def transcript(record: Record, rules_shown: str | None = None) -> list[str]:
 
     Golden playthroughs pin this text, so any change in the engine's behaviour shows up as a diff.
     """
+    return [str(line) for line in told(record, rules_shown)]
+
+
+def told(record: Record, rules_shown: str | None = None) -> list[Told]:
+    """The facts :func:`transcript` tells, one per line (:mod:`hotdice.game.told`), for a front end to word."""
     game = replay(record)
     rules, names = game.rules, game.players
-    dice_source = "typed-in or live dice (no seed)" if record.seed is None else f"seeded dice, seed {record.seed}"
+    players = {"names": names, "first": names[record.first], "mode": record.mode,
+               "dice": Told("unseeded") if record.seed is None else Told("seeded", {"seed": record.seed})}
     lines = [
-        f"Rules: {rules_shown or record.rules}",
-        f"Players: {', '.join(names)}; {names[record.first]} starts; mode {record.mode}; {dice_source}"
-        + ("" if record.turn_limit is None else f"; {record.turn_limit} turns each"),
+        Told("rules", {"rules": rules_shown or record.rules}),
+        Told("players", players) if record.turn_limit is None
+        else Told("players_limited", {**players, "turns": record.turn_limit}),
     ]
-    said: list[str] = []  # what happened after the roll being told
+    said: list[Told] = []  # what happened after the roll being told
 
-    def say(text: str) -> None:
-        lines[-1] += ("; " if said else ": ") + text
-        said.append(text)
+    def say(fact: Told) -> None:
+        said.append(fact)
+        lines[-1] = Told("roll_said", {**lines[-1].values, "said": tuple(said)})
 
     for e in game.events:
-        name = names[e.player]
-        shown = " ".join(map(str, e.dice))
         match e.kind:
             case EventKind.TURN:
-                lines.append(f"Turn {e.turn + 1}: {name} (score {e.scores[e.player]})")
+                lines.append(Told("turn", {"turn": e.turn + 1, "name": names[e.player], "score": e.scores[e.player]}))
             case EventKind.ROLL:
-                lines.append(f"  rolls {shown}")
-                said.clear()
+                lines.append(Told("roll", {"dice": e.dice}))
+                said = []
             case EventKind.VALIDATED:
-                say("validates the set-aside dice")
+                say(Told("validated"))
             case EventKind.SET_ASIDE:
-                say(f"sets aside {shown} for {e.points} (turn total {e.turn_total})")
+                say(Told("set_aside", {"dice": e.dice, "points": e.points, "total": e.turn_total}))
             case EventKind.HOT_DICE:
-                say(f"hot dice, all {rules.dice} back")
+                say(Told("hot_dice", {"dice": rules.dice}))
             case EventKind.FARKLE:
-                say("farkle" + _lost(e.points))
+                say(_lost("farkle", e.points))
             case EventKind.BUST:
-                say(f"bust (every set-aside passes {rules.target})" + _lost(e.points))
+                say(_lost("bust", e.points, target=rules.target))
             case EventKind.PENALTY:
-                say(f"three farkles in a row, penalty {e.points} (score {e.scores[e.player]})")
+                say(Told("penalty", {"points": e.points, "score": e.scores[e.player]}))
             case EventKind.BANK:
-                say(f"banks {e.points} (score {e.scores[e.player]})")
+                say(Told("bank", {"points": e.points, "score": e.scores[e.player]}))
             case EventKind.ENTRY_MISSED:
-                say(f"stops at {e.points}, below the entry of {rules.entry}: not recorded")
+                say(Told("entry_missed", {"points": e.points, "entry": rules.entry}))
             case EventKind.LAST_ROUND:
-                say(f"reaches {e.points}: last round")
+                say(Told("last_round", {"points": e.points}))
             case EventKind.GAME_OVER:
                 pass  # told below, from the outcome
-    final = ", ".join(f"{n} {s}" for n, s in zip(names, game.scores, strict=True))
+    final = tuple(zip(names, game.scores, strict=True))
     if game.outcome is None:
-        acting = "dice to roll" if game.to_act is CHANCE else f"{names[game.current]} to play"
-        lines.append(f"Unfinished ({acting}): {final}")
+        acting = Told("dice_to_roll") if game.to_act is CHANCE else Told("to_play", {"name": names[game.current]})
+        lines.append(Told("unfinished", {"acting": acting, "final": final}))
     else:
-        winners = " and ".join(names[w] for w in game.outcome.winners)
-        verb = "wins" if len(game.outcome.winners) == 1 else "share the win"
-        lines.append(f"Game over ({_ENDINGS[game.outcome.termination](rules)}): {winners} {verb}; {final}")
+        winners = tuple(names[w] for w in game.outcome.winners)
+        ending = game.outcome.termination
+        why = Told(f"why.{ending.value}", {} if ending in _TARGETLESS else {"target": rules.target})
+        lines.append(Told("game_over" if len(winners) == 1 else "game_over_shared",
+                          {"why": why, "winners": winners, "final": final}))
     return lines
+
+
+_TARGETLESS = (Termination.FIVE_ONES, Termination.TURN_LIMIT)  # endings whose sentence names no target

@@ -1,0 +1,109 @@
+"""What a replay or a verification tells, as data: a code and the values its sentence needs (names, numbers, dice,
+other facts), like a :class:`~hotdice.game.refusals.Refusal`.
+
+The library speaks English: :data:`ENGLISH` holds its sentences and ``str()`` of a :class:`Told` is one of them.
+A front end words the same facts in its player's language with :class:`Telling` and its own templates (the
+catalogue's ``transcript.<code>``; ``why.<termination>`` is the catalogue's ``over.why.<termination>``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from hotdice.game.refusals import Refusal, Words
+
+__all__ = ["ENGLISH", "Telling", "Told"]
+
+
+@dataclass(frozen=True)
+class Told:
+    """One fact told: :attr:`code` names its sentence, :attr:`values` fill it (a value may be another fact, a
+    tuple of facts, a refusal). ``str()`` is the English sentence."""
+
+    code: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return _ENGLISH_TELLING.tell(self)
+
+
+class Telling(Words):
+    """Words facts with ``template`` (code -> sentence): a fact or a refusal among the values is worded too,
+    every whole number is written by ``number``; ``{x:faces}`` writes dice apart (1 5 5), ``{x:and}`` joins names
+    with ``and_word``, ``{x:then}`` joins facts with ``then``, ``{x:scores}`` writes (name, score) pairs and
+    ``{x:mode}`` a game mode by ``mode``."""
+
+    def __init__(
+        self,
+        template: Callable[[str], str],
+        *,
+        number: Callable[[int], str] = str,
+        refusal: Callable[[Refusal], str] = str,
+        mode: Callable[[str], str] = str,
+        or_word: str = " or ",
+        and_word: str = " and ",
+        then: str = "; ",
+    ) -> None:
+        super().__init__(or_word)
+        self.template, self.number, self.refusal, self.mode = template, number, refusal, mode
+        self.and_word, self.then = and_word, then
+
+    def tell(self, told: Told) -> str:
+        return self.format(self.template(told.code), **told.values)
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if isinstance(value, Told):
+            return self.tell(value)
+        if isinstance(value, Refusal):
+            return self.refusal(value)
+        if isinstance(value, int) and not format_spec:
+            return self.number(value)
+        if format_spec == "faces":
+            return " ".join(map(str, value))
+        if format_spec == "and":
+            return self.and_word.join(map(str, value))
+        if format_spec == "then":
+            return self.then.join(self.tell(told) for told in value)
+        if format_spec == "scores":
+            return self.comma.join(f"{name} {self.number(score)}" for name, score in value)
+        if format_spec == "mode":
+            return self.mode(value)
+        return super().format_field(value, format_spec)
+
+
+# The library's sentences (the catalogue's English ``transcript.<code>`` is the same: tests/test_cli_words.py).
+ENGLISH: Mapping[str, str] = {
+    # a replay (hotdice.game.record.transcript)
+    "rules": "Rules: {rules}",
+    "players": "Players: {names:list}; {first} starts; mode {mode:mode}; {dice}",
+    "players_limited": "Players: {names:list}; {first} starts; mode {mode:mode}; {dice}; {turns} turns each",
+    "unseeded": "typed-in or live dice (no seed)",
+    "seeded": "seeded dice, seed {seed}",
+    "turn": "Turn {turn}: {name} (score {score})",
+    "roll": "  rolls {dice:faces}",
+    "roll_said": "  rolls {dice:faces}: {said:then}",
+    "validated": "validates the set-aside dice",
+    "set_aside": "sets aside {dice:faces} for {points} (turn total {total})",
+    "hot_dice": "hot dice, all {dice} back",
+    "farkle": "farkle",
+    "farkle_lost": "farkle, loses {points}",
+    "bust": "bust (every set-aside passes {target})",
+    "bust_lost": "bust (every set-aside passes {target}), loses {points}",
+    "penalty": "three farkles in a row, penalty {points} (score {score})",
+    "bank": "banks {points} (score {score})",
+    "entry_missed": "stops at {points}, below the entry of {entry}: not recorded",
+    "last_round": "reaches {points}: last round",
+    "unfinished": "Unfinished ({acting}): {final:scores}",
+    "dice_to_roll": "dice to roll",
+    "to_play": "{name} to play",
+    "game_over": "Game over ({why}): {winners:and} wins; {final:scores}",
+    "game_over_shared": "Game over ({why}): {winners:and} share the win; {final:scores}",
+    "why.target": "target of {target} reached",
+    "why.exact": "exactly {target}",
+    "why.five-ones": "five 1s in one roll",
+    "why.turn-limit": "every player has played the turns",
+}
+
+_ENGLISH_TELLING = Telling(ENGLISH.__getitem__)
