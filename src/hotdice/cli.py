@@ -6,7 +6,7 @@ import contextlib
 import json
 import secrets
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -21,6 +21,7 @@ from hotdice.game.variants import VARIANTS
 from hotdice.play.players import PLAYERS
 
 if TYPE_CHECKING:
+    from hotdice.game.told import Told
     from hotdice.i18n import Translator
 
 __all__ = ["app", "main"]
@@ -311,10 +312,11 @@ def _read_record(file: Path) -> str:
 
 @app.command("replay", help="Replay a game record turn by turn, checking it; --json prints the rebuilt final state.")
 def replay_command(
+    ctx: typer.Context,
     file: Annotated[Path, typer.Argument(help="The game record (JSON).", metavar="FILE")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the rebuilt final state as JSON.")] = False,
 ) -> None:
-    from hotdice.game.record import Record, RecordError, replay, state_json, transcript
+    from hotdice.game.record import Record, RecordError, replay, state_json, told
     from hotdice.play.modes import shown_rules
 
     text = _read_record(file)
@@ -323,17 +325,31 @@ def replay_command(
         if as_json:
             print(json.dumps(state_json(replay(record))))
             return
-        lines = transcript(record, rules_shown=shown_rules(record.rules))
+        facts = told(record, rules_shown=shown_rules(record.rules))
     except RecordError as exc:
         raise BadInput(f"{file}: {exc}") from None
-    for line in lines:
-        style = "bold" if line.startswith(("Turn ", "Game over", "Unfinished")) else None
+    for fact, line in zip(facts, _tell(ctx, facts), strict=True):
+        style = "bold" if fact.code in _HEADINGS else None
         out.print(line, style=style, markup=False, soft_wrap=True)
+
+
+_HEADINGS = ("turn", "game_over", "game_over_shared", "unfinished")  # the facts a replay shows in bold
+
+
+def _tell(ctx: typer.Context, facts: Sequence[Told]) -> list[str]:
+    """Facts of a replay or a verification (:mod:`hotdice.game.told`): the library's English, or the catalogue's
+    words in another language."""
+    if (ctx.obj or "en") == "en":
+        return [str(fact) for fact in facts]
+    from hotdice.i18n.told import tell
+
+    return tell(_t(ctx), facts)
 
 
 @app.command("verify", help="Check a finished game's record against its revealed dice key: every roll, the key's "
              "commitment, every action and the result. Exit 0 if it verifies, 1 if not (the first mismatch).")
 def verify_command(
+    ctx: typer.Context,
     file: Annotated[Path, typer.Argument(help="The game record (JSON).", metavar="RECORD")],
     key: Annotated[str | None, typer.Option("--key", help="The revealed dice key, when the record lacks it.",
                                             metavar="HEX")] = None,
@@ -347,7 +363,7 @@ def verify_command(
         verdict = verify_text(text, key=key, commitment=commitment)
     except VerifyError as exc:
         raise BadInput(f"{file}: {exc}") from None
-    for line in verdict.lines:
+    for line in _tell(ctx, verdict.told):
         print(line)
     return 0 if verdict.valid else 1
 

@@ -47,6 +47,7 @@ from hotdice.game.engine import (
     Step,
     Termination,
 )
+from hotdice.game.refusals import Refused
 from hotdice.game.rules import Rules, RulesError
 from hotdice.game.scoring import DiceError
 from hotdice.game.told import Told
@@ -64,7 +65,12 @@ _TIME = re.compile(r"\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2
 
 
 class RecordError(ValueError):
-    """A record that cannot be read or does not replay; the message says where and why."""
+    """A record that cannot be read or does not replay; the message says where and why (and :attr:`told` too, as
+    data, when the record was read but does not replay: :mod:`hotdice.game.told`)."""
+
+    def __init__(self, message: str | Told) -> None:
+        super().__init__(str(message))
+        self.told = message if isinstance(message, Told) else None
 
 
 class RecordAltered(RecordError):
@@ -178,7 +184,7 @@ class Record:
             raise RecordError(f"not a game record: unknown field(s) {', '.join(unknown)}")
         content = {name: value for name, value in data.items() if name != "digest"}
         if _get(data, "digest", str) != _digest(content):
-            raise RecordAltered("record corrupted: its digest does not match its contents")
+            raise RecordAltered(Told("digest"))
         result = _get(data, "result", dict)
         missing = [name for name in ("scores", "winners", "termination") if name not in result]
         if missing or len(result) != 3:
@@ -300,39 +306,40 @@ def replay(record: Record) -> Game:
     try:
         game = Game(Rules.parse(record.rules), players=record.players, first=record.first, turn_limit=record.turn_limit)
     except ValueError as exc:
-        raise RecordError(f"the game cannot be set up: {exc}") from None
+        reason = exc.refusal if isinstance(exc, Refused) else str(exc)
+        raise RecordError(Told("cannot_set_up", {"reason": reason})) from None
     rules = game.rules
     seeded = None if record.seed is None else SeededDice(bytes.fromhex(record.seed))
     for position, line in enumerate(record.history, start=1):
-        where = f"history line {position} ('{line}')"
+        where = {"line": position, "text": line}
         try:
             move = Step.parse(line, rules.dice).move
             if isinstance(move, Roll):
                 if seeded is not None and game.phase is Phase.CHANCE:
                     expected = seeded.roll(game.dice_in_hand, game.turn, game.rolls_this_turn)
                     if move.dice != expected:
-                        raise RecordAltered(
-                            f"record altered: {where}: roll {game.rolls_this_turn + 1} of turn {game.turn + 1} "
-                            f"is {''.join(map(str, expected))} with this seed"
-                        )
+                        raise RecordAltered(Told("roll_altered", {
+                            **where, "roll": game.rolls_this_turn + 1, "turn": game.turn + 1, "expected": expected}))
                 game.apply_roll(move.dice)
             else:
                 game.apply(move)
         except (DiceError, InvalidMoveError, IllegalMoveError) as exc:
-            raise RecordError(f"{where}: {exc}") from None
+            banking = isinstance(exc, IllegalMoveError) and exc.bank
+            raise RecordError(Told("line_bank_refused" if banking else "line_refused",
+                                   {**where, "reason": exc.refusal})) from None
         if str(game.history[-1]) != line:
-            raise RecordError(f"{where}: the engine writes it '{game.history[-1]}'")
+            raise RecordError(Told("line_rewritten", {**where, "written": str(game.history[-1])}))
     result = record_of(game).result
     if result != record.result:
-        raise RecordAltered(f"record altered: it says {_said(record.result)}, but the game replays to {_said(result)}")
+        raise RecordAltered(Told("result_altered", {"said": _said(record.result), "replayed": _said(result)}))
     return game
 
 
-def _said(result: Result) -> str:
-    scores = "scores " + "-".join(map(str, result.scores))
+def _said(result: Result) -> Told:
     if result.winners is None or result.termination is None:
-        return scores + ", unfinished"
-    return f"{scores}, won by player(s) {', '.join(map(str, result.winners))} ({result.termination.value})"
+        return Told("said_unfinished", {"scores": result.scores})
+    return Told("said_won", {"scores": result.scores, "winners": result.winners,
+                             "end": Told(f"end.{result.termination.value}")})
 
 
 # -- for people and scripts ----------------------------------------------------------------------

@@ -32,7 +32,7 @@ class Told:
 class Telling(Words):
     """Words facts with ``template`` (code -> sentence): a fact or a refusal among the values is worded too,
     every whole number is written by ``number``; ``{x:faces}`` writes dice apart (1 5 5), ``{x:and}`` joins names
-    with ``and_word``, ``{x:then}`` joins facts with ``then``, ``{x:scores}`` writes (name, score) pairs and
+    with ``and_word``, ``{x:dash}`` joins numbers with dashes (3000-4500), ``{x:then}`` joins facts with ``then``, ``{x:scores}`` writes (name, score) pairs and
     ``{x:mode}`` a game mode by ``mode``."""
 
     def __init__(
@@ -66,6 +66,8 @@ class Telling(Words):
             return self.and_word.join(map(str, value))
         if format_spec == "then":
             return self.then.join(self.tell(told) for told in value)
+        if format_spec == "dash":
+            return "-".join(map(self.number, value))
         if format_spec == "scores":
             return self.comma.join(f"{name} {self.number(score)}" for name, score in value)
         if format_spec == "mode":
@@ -104,6 +106,41 @@ ENGLISH: Mapping[str, str] = {
     "why.exact": "exactly {target}",
     "why.five-ones": "five 1s in one roll",
     "why.turn-limit": "every player has played the turns",
+    # a record that does not replay (hotdice.game.record.RecordError)
+    "digest": "record corrupted: its digest does not match its contents",
+    "cannot_set_up": "the game cannot be set up: {reason}",
+    "roll_altered": "record altered: history line {line} ('{text}'): roll {roll} of turn {turn} is {expected:dice} "
+    "with this seed",
+    "line_refused": "history line {line} ('{text}'): {reason}",
+    "line_bank_refused": "history line {line} ('{text}'): cannot bank: {reason}",
+    "line_rewritten": "history line {line} ('{text}'): the engine writes it '{written}'",
+    "result_altered": "record altered: it says {said}, but the game replays to {replayed}",
+    "said_unfinished": "scores {scores:dash}, unfinished",
+    "said_won": "scores {scores:dash}, won by player(s) {winners:list} ({end})",
+    "end.target": "target",
+    "end.exact": "exact",
+    "end.five-ones": "five-ones",
+    "end.turn-limit": "turn-limit",
+    # a verification (hotdice.game.verify)
+    "key_record": "dice key: {key} (from the record)",
+    "key_given": "dice key: {key} (from --key)",
+    "commitment_unchecked": "commitment: not checked (give the published one with --commitment HEX)",
+    "commitment_ok": "commitment: SHA-256 of the key is {commitment}, as published",
+    "reveal_unchecked": "reveal: not checked (the record does not say when its lines were played and its key "
+    "revealed)",
+    "reveal_ok": "reveal: every line was played before the dice key was revealed at {revealed}",
+    "rolls": "rolls: all {rolls} rolls of the {turns} turns recomputed from the key, every face as recorded",
+    "history": "history: all {actions} actions legal (replayed through the engine)",
+    "result": "result: {final:scores}, {ending}, as recorded",
+    "won_by": "won by {winners:and} ({end})",
+    "ended_by_reveal": "unfinished: it ended when its dice key was revealed at {revealed}",
+    "valid": "VALID: every roll of this game comes from the key, and the record is the game that was played",
+    "fails": "does not verify: {reason}",
+    "key_mismatch": "the record's dice key {record} is not the key given ({given})",
+    "commitment_mismatch": "SHA-256 of the key is {actual}, not the commitment {wanted}",
+    "after_reveal": "history line {line} ('{text}') was played at {played}, after the dice key was revealed at "
+    "{revealed}: every roll was known by then",
+    "plain": "{text}",
 }
 
 _ENGLISH_TELLING = Telling(ENGLISH.__getitem__)

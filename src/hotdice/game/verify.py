@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from hotdice.game.engine import EventKind
 from hotdice.game.record import Record, RecordAltered, RecordError, replay
+from hotdice.game.told import Told
 
 __all__ = ["Verdict", "VerifyError", "commitment_of", "parse_key", "verify", "verify_text"]
 
@@ -33,10 +34,15 @@ class VerifyError(ValueError):
 
 @dataclass(frozen=True)
 class Verdict:
-    """Whether the record verifies; ``lines`` say what was checked, or the first mismatch (one line)."""
+    """Whether the record verifies; ``told`` says what was checked, or the first mismatch (one fact), as data
+    (:mod:`hotdice.game.told`); ``lines`` say it in English."""
 
     valid: bool
-    lines: tuple[str, ...]
+    told: tuple[Told, ...]
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return tuple(map(str, self.told))
 
 
 def commitment_of(key: bytes) -> str:
@@ -57,7 +63,7 @@ def verify_text(text: str, *, key: str | None = None, commitment: str | None = N
     try:
         record = Record.from_json(text)
     except RecordAltered as exc:
-        return Verdict(False, (f"does not verify: {exc}",))
+        return _fails(exc)
     except RecordError as exc:
         raise VerifyError(str(exc)) from None
     return verify(record, key=None if key is None else parse_key(key), commitment=commitment)
@@ -80,48 +86,50 @@ def verify(record: Record, *, key: bytes | None = None, commitment: str | None =
                 "the record holds no dice key: give the revealed key with --key HEX "
                 "(games with live dice have no key and cannot be verified)"
             )
-        key, source = bytes.fromhex(record.seed), "the record"
+        key, source = bytes.fromhex(record.seed), "key_record"
     else:
         if record.seed is not None and record.seed != key.hex():
-            return _fails(f"the record's dice key {record.seed} is not the key given ({key.hex()})")
-        source = "--key"
-    checked = [f"dice key: {key.hex()} (from {source})"]
+            return _fails(Told("key_mismatch", {"record": record.seed, "given": key.hex()}))
+        source = "key_given"
+    checked = [Told(source, {"key": key.hex()})]
     if wanted is None:
-        checked.append("commitment: not checked (give the published one with --commitment HEX)")
+        checked.append(Told("commitment_unchecked"))
     elif commitment_of(key) != wanted:
-        return _fails(f"SHA-256 of the key is {commitment_of(key)}, not the commitment {wanted}")
+        return _fails(Told("commitment_mismatch", {"actual": commitment_of(key), "wanted": wanted}))
     else:
-        checked.append(f"commitment: SHA-256 of the key is {wanted}, as published")
+        checked.append(Told("commitment_ok", {"commitment": wanted}))
     if record.revealed_at is None or record.played_at is None:
-        checked.append("reveal: not checked (the record does not say when its lines were played and its key revealed)")
+        checked.append(Told("reveal_unchecked"))
     else:
         for position, (line, played) in enumerate(zip(record.history, record.played_at, strict=True), start=1):
             if played > record.revealed_at:  # times of one width: as text, in the order of time
-                return _fails(f"history line {position} ('{line}') was played at {played}, after the dice key was "
-                              f"revealed at {record.revealed_at}: every roll was known by then")
-        checked.append(f"reveal: every line was played before the dice key was revealed at {record.revealed_at}")
+                return _fails(Told("after_reveal", {"line": position, "text": line, "played": played,
+                                                    "revealed": record.revealed_at}))
+        checked.append(Told("reveal_ok", {"revealed": record.revealed_at}))
     try:
         game = replay(dataclasses.replace(record, seed=key.hex()))
     except RecordError as exc:
-        return _fails(str(exc))
+        return _fails(exc)
     rolls = sum(event.kind is EventKind.ROLL for event in game.events)
     turns = sum(game.turns_played)
     actions = len(game.history) - rolls
     names = game.players
-    final = ", ".join(f"{name} {score}" for name, score in zip(names, game.scores, strict=True))
+    final = tuple(zip(names, game.scores, strict=True))
     if game.outcome is None:  # replay gave the record's result: unfinished, ended by the key's reveal
-        ending = f"unfinished: it ended when its dice key was revealed at {record.revealed_at}"
+        ending = Told("ended_by_reveal", {"revealed": record.revealed_at})
     else:
-        winners = " and ".join(names[w] for w in game.outcome.winners)
-        ending = f"won by {winners} ({game.outcome.termination.value})"
+        winners = tuple(names[w] for w in game.outcome.winners)
+        ending = Told("won_by", {"winners": winners, "end": Told(f"end.{game.outcome.termination.value}")})
     checked += [
-        f"rolls: all {rolls} rolls of the {turns} turns recomputed from the key, every face as recorded",
-        f"history: all {actions} actions legal (replayed through the engine)",
-        f"result: {final}, {ending}, as recorded",
-        "VALID: every roll of this game comes from the key, and the record is the game that was played",
+        Told("rolls", {"rolls": rolls, "turns": turns}),
+        Told("history", {"actions": actions}),
+        Told("result", {"final": final, "ending": ending}),
+        Told("valid"),
     ]
     return Verdict(True, tuple(checked))
 
 
-def _fails(reason: str) -> Verdict:
-    return Verdict(False, (f"does not verify: {reason}",))
+def _fails(reason: Told | RecordError) -> Verdict:
+    if isinstance(reason, RecordError):
+        reason = reason.told or Told("plain", {"text": str(reason)})
+    return Verdict(False, (Told("fails", {"reason": reason}),))

@@ -1,0 +1,32 @@
+"""What a replay or a verification tells (:mod:`hotdice.game.told`: facts as codes and values) in a front end's
+language: a fact's sentence is the catalogue's ``transcript.<code>``, the ending of a game ``over.why.<ending>``,
+a refusal among its values is worded by :meth:`hotdice.i18n.Translator.refusal`, numbers as the language writes
+them."""
+
+from __future__ import annotations
+
+from hotdice.game.told import Telling, Told
+from hotdice.i18n import Translator
+
+__all__ = ["key", "telling", "tell"]
+
+
+def key(code: str) -> str:
+    """The catalogue's key of a fact's code."""
+    return f"over.{code}" if code.startswith("why.") else f"transcript.{code}"
+
+
+def telling(t: Translator) -> Telling:
+    """The wording of facts in ``t``'s language."""
+
+    def mode(name: str) -> str:
+        return t(f"mode.{name}") if t.has(f"mode.{name}") else name
+
+    return Telling(lambda code: t(key(code)), number=t.number, refusal=t.refusal, mode=mode,
+                   and_word=t("log.and"), then=t("transcript.then"))
+
+
+def tell(t: Translator, facts: tuple[Told, ...] | list[Told]) -> list[str]:
+    """A sentence per fact, in ``t``'s language."""
+    words = telling(t)
+    return [words.tell(fact) for fact in facts]
