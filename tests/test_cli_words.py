@@ -1,15 +1,21 @@
-"""The human output of ``simulate``, ``solve``, ``advise``, ``stats`` and the knobs of ``rules`` through the
-catalogue: in English byte for byte what it was before (pinned in tests/cli_english/, written by the code before the
-catalogue worded it), in French with none of the English catalogue's words, the JSON the same in both."""
+"""The human output of ``simulate``, ``solve``, ``advise``, ``stats``, ``replay``, ``verify`` and the knobs of ``rules``
+through the catalogue: in English byte for byte what it was before (pinned in tests/cli_english/ and tests/golden/,
+written by the code before the catalogue worded it), in French with none of the English catalogue's words, the JSON
+the same in both."""
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from hotdice.game.record import Record, Result
 from hotdice.game.rules import Rules
 from tests.french_support import english_left
 from tests.test_cli import ENV, ok
@@ -117,3 +123,127 @@ def test_the_english_knob_meanings_are_the_librarys() -> None:
     from hotdice.game.rules import KNOBS
 
     assert {k.name: i18n.catalog("en")[f"cli.knob.{k.name}"] for k in KNOBS} == {k.name: k.help for k in KNOBS}
+
+
+# -- replay and verify: facts (hotdice.game.told) worded by the catalogue --------------------------------------
+
+GOLDEN = Path(__file__).parent / "golden"
+NO_BREAK = "\u00a0"
+
+
+def golden(name: str) -> Record:
+    return Record.from_json((GOLDEN / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def written(folder: Path, record: Record | dict[str, object], name: str = "game") -> str:
+    path = folder / f"{name}.json"
+    path.write_text(json.dumps(record if isinstance(record, dict) else record.to_json()), encoding="utf-8")
+    return str(path)
+
+
+def french_faults(text: str) -> list[str]:
+    """English left in a French text, and French typography broken in it (no-break space before : ; ! ? %)."""
+    from tests.test_i18n import typography_faults
+
+    return english_left(text) + typography_faults(re.sub(r"\d:\d", "0", text.replace("{", "(").replace("}", ")")))
+
+
+@pytest.mark.parametrize("name", ["farkle", "5000", "5000-fr", "5000-fr-6"])
+def test_the_english_replay_is_the_golden_transcript(name: str) -> None:
+    path = str(GOLDEN / f"{name}.json")
+    assert ok("replay", path) == ok("--lang", "en", "replay", path) == (GOLDEN / f"{name}.txt").read_text(
+        encoding="utf-8"
+    )
+
+
+@pytest.mark.parametrize("name", ["farkle", "5000", "5000-fr", "5000-fr-6"])
+def test_the_french_replay_has_no_english_and_french_figures(name: str) -> None:
+    text = ok("--lang", "fr", "replay", str(GOLDEN / f"{name}.json"))
+    assert french_faults(text) == [], text
+    english = (GOLDEN / f"{name}.txt").read_text(encoding="utf-8")
+    assert len(text.splitlines()) == len(english.splitlines())
+    assert text.startswith("Règles\u00a0: ") and "\nTour 1\u00a0: Ann (score 0)\n" in text
+    assert "\nPartie terminée (" in text and "Jouer ensemble" in text
+
+
+def test_the_french_replay_writes_numbers_the_french_way() -> None:
+    text = ok("--lang", "fr", "replay", str(GOLDEN / "5000.json"))
+    assert text.endswith("Partie terminée (objectif de 5\u202f000 atteint)\u00a0: Ann gagne\u00a0; Ann 6\u202f500, "
+                         "Bob 2\u202f850\n"), text
+    assert "  lance 6 4\u00a0: farkle, perd 200\n" in text
+
+
+def test_an_unfinished_game_and_a_shared_win_in_french(tmp_path: Path) -> None:
+    from hotdice.game.record import told
+    from hotdice.game.told import Told
+    from hotdice.i18n import Translator
+    from hotdice.i18n.told import tell
+
+    record = golden("farkle")
+    cut = dataclasses.replace(record, history=record.history[:5], result=Result(scores=(0, 0)))
+    text = ok("--lang", "fr", "replay", written(tmp_path, cut))
+    assert french_faults(text) == [] and "Partie inachevée (" in text, text
+    shared = Told("game_over_shared", {"why": Told("why.turn-limit"), "winners": ("Ann", "Bob"),
+                                       "final": (("Ann", 10_000), ("Bob", 10_000))})
+    assert tell(Translator("fr"), [shared]) == [
+        "Partie terminée (chaque joueur a joué ses tours)\u00a0: Ann et Bob se partagent la victoire\u00a0; "
+        "Ann 10\u202f000, Bob 10\u202f000"
+    ]
+    assert str(shared) == "Game over (every player has played the turns): Ann and Bob share the win; Ann 10000, Bob 10000"
+    assert [str(fact) for fact in told(cut)] == ok("replay", written(tmp_path, cut, "again")).splitlines()
+
+
+def commitment(record: Record) -> str:
+    return hashlib.sha256(bytes.fromhex(record.seed or "")).hexdigest()
+
+
+def verify_cases(folder: Path) -> dict[str, tuple[str, ...]]:
+    """``verify`` arguments that verify, and one for every way a record fails to."""
+    record = golden("farkle")
+    history = list(record.history)
+    first_roll = next(i for i, line in enumerate(history) if line.startswith("dice "))
+    history[first_roll] = "dice 111111" if history[first_roll] != "dice 111111" else "dice 222222"
+    unsigned = {**record.to_json(), "mode": "solo"}  # changed without a new digest
+    changed = dataclasses.replace(record.result, scores=(0, 0))
+    late = dataclasses.replace(record, played_at=("2026-12-02T00:00:01Z",) * len(record.history),
+                               revealed_at="2026-12-02T00:00:00Z")
+    return {
+        "valid": (written(folder, record, "valid"), "--commitment", commitment(record)),
+        "unchecked": (written(folder, dataclasses.replace(late, played_at=("2026-12-01T00:00:00Z",) * len(history)),
+                              "unchecked"),),
+        "commitment": (written(folder, record, "valid"), "--commitment", "0" * 64),
+        "key": (written(folder, record, "valid"), "--key", "abcd"),
+        "digest": (written(folder, unsigned, "digest"),),
+        "die": (written(folder, dataclasses.replace(record, history=tuple(history)), "die"),),
+        "result": (written(folder, dataclasses.replace(record, result=changed), "result"),),
+        "bank": (written(folder, dataclasses.replace(record, history=("bank", *record.history[1:])), "bank"),),
+        "unreadable": (written(folder, dataclasses.replace(record, history=("jump", *record.history[1:])), "jump"),),
+        "late": (written(folder, late, "late"),),
+    }
+
+
+def test_every_verdict_in_french_has_no_english(tmp_path: Path) -> None:
+    from tests.test_cli import hotdice
+
+    for name, args in verify_cases(tmp_path).items():
+        english, french = hotdice("verify", *args), hotdice("--lang", "fr", "verify", *args)
+        assert english.returncode == french.returncode == (0 if name in ("valid", "unchecked") else 1), english
+        assert french.stderr == english.stderr == "", french.stderr
+        assert len(french.stdout.splitlines()) == len(english.stdout.splitlines()), french.stdout
+        assert french_faults(french.stdout) == [], (name, french.stdout)
+        assert english.stdout.startswith("dice key: " if english.returncode == 0 else "does not verify: ")
+        assert french.stdout.startswith("clé des dés\u00a0: " if french.returncode == 0 else "non vérifié\u00a0: ")
+    valid = ok("--lang", "fr", "verify", *verify_cases(tmp_path)["valid"])
+    assert "résultat\u00a0: Ann 10\u202f100, Bob 10\u202f550, gagnée par Bob (objectif), comme enregistré" in valid
+
+
+def test_every_fact_has_its_english_and_french_words_in_the_catalogue() -> None:
+    """The catalogue's English of a fact is the library's (the CLI prints the latter); French words each one."""
+    from hotdice import i18n
+    from hotdice.game.told import ENGLISH
+    from hotdice.i18n.told import key
+
+    english, french = i18n.catalog("en"), i18n.catalog("fr")
+    assert {code: english[key(code)] for code in ENGLISH} == dict(ENGLISH)
+    same = {code for code in ENGLISH if french[key(code)] == english[key(code)]}
+    assert same == {"farkle", "end.exact", "plain"}

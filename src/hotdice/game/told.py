@@ -33,7 +33,7 @@ class Telling(Words):
     """Words facts with ``template`` (code -> sentence): a fact or a refusal among the values is worded too,
     every whole number is written by ``number``; ``{x:faces}`` writes dice apart (1 5 5), ``{x:and}`` joins names
     with ``and_word``, ``{x:dash}`` joins numbers with dashes (3000-4500), ``{x:then}`` joins facts with ``then``, ``{x:scores}`` writes (name, score) pairs and
-    ``{x:mode}`` a game mode by ``mode``."""
+    ``{x:mode}`` a game mode by ``mode``, ``{x:time}`` a record's time (UTC, 2026-12-01T23:59:59Z) by ``time``."""
 
     def __init__(
         self,
@@ -42,12 +42,13 @@ class Telling(Words):
         number: Callable[[int], str] = str,
         refusal: Callable[[Refusal], str] = str,
         mode: Callable[[str], str] = str,
+        time: Callable[[str], str] = str,
         or_word: str = " or ",
         and_word: str = " and ",
         then: str = "; ",
     ) -> None:
         super().__init__(or_word)
-        self.template, self.number, self.refusal, self.mode = template, number, refusal, mode
+        self.template, self.number, self.refusal, self.mode, self.time = template, number, refusal, mode, time
         self.and_word, self.then = and_word, then
 
     def tell(self, told: Told) -> str:
@@ -72,6 +73,8 @@ class Telling(Words):
             return self.comma.join(f"{name} {self.number(score)}" for name, score in value)
         if format_spec == "mode":
             return self.mode(value)
+        if format_spec == "time":
+            return self.time(value)
         return super().format_field(value, format_spec)
 
 
@@ -128,18 +131,18 @@ ENGLISH: Mapping[str, str] = {
     "commitment_ok": "commitment: SHA-256 of the key is {commitment}, as published",
     "reveal_unchecked": "reveal: not checked (the record does not say when its lines were played and its key "
     "revealed)",
-    "reveal_ok": "reveal: every line was played before the dice key was revealed at {revealed}",
+    "reveal_ok": "reveal: every line was played before the dice key was revealed at {revealed:time}",
     "rolls": "rolls: all {rolls} rolls of the {turns} turns recomputed from the key, every face as recorded",
     "history": "history: all {actions} actions legal (replayed through the engine)",
     "result": "result: {final:scores}, {ending}, as recorded",
     "won_by": "won by {winners:and} ({end})",
-    "ended_by_reveal": "unfinished: it ended when its dice key was revealed at {revealed}",
+    "ended_by_reveal": "unfinished: it ended when its dice key was revealed at {revealed:time}",
     "valid": "VALID: every roll of this game comes from the key, and the record is the game that was played",
     "fails": "does not verify: {reason}",
     "key_mismatch": "the record's dice key {record} is not the key given ({given})",
     "commitment_mismatch": "SHA-256 of the key is {actual}, not the commitment {wanted}",
-    "after_reveal": "history line {line} ('{text}') was played at {played}, after the dice key was revealed at "
-    "{revealed}: every roll was known by then",
+    "after_reveal": "history line {line} ('{text}') was played at {played:time}, after the dice key was revealed at "
+    "{revealed:time}: every roll was known by then",
     "plain": "{text}",
 }
 

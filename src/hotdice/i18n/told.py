@@ -22,7 +22,10 @@ def telling(t: Translator) -> Telling:
     def mode(name: str) -> str:
         return t(f"mode.{name}") if t.has(f"mode.{name}") else name
 
-    return Telling(lambda code: t(key(code)), number=t.number, refusal=t.refusal, mode=mode,
+    def time(text: str) -> str:  # a record's time: 2026-12-01T23:59:59Z
+        return t("transcript.time", day=t.date(text[:10]), time=text[11:19])
+
+    return Telling(lambda code: t(key(code)), number=t.number, refusal=t.refusal, mode=mode, time=time,
                    and_word=t("log.and"), then=t("transcript.then"))
 
 
