@@ -247,3 +247,41 @@ def test_every_fact_has_its_english_and_french_words_in_the_catalogue() -> None:
     assert {code: english[key(code)] for code in ENGLISH} == dict(ENGLISH)
     same = {code for code in ENGLISH if french[key(code)] == english[key(code)]}
     assert same == {"farkle", "end.exact", "plain"}
+
+
+# -- --help: the catalogue's help.* in French, the code's own in English ---------------------------------------
+
+
+def help_texts(lang: str | None) -> list[tuple[str, str]]:
+    """Every help text of the command tree with its catalogue key, as the code writes it or in ``lang``."""
+    import typer.main
+
+    from hotdice.cli import app, help_items, translate_help
+
+    command = typer.main.get_command(app)
+    if lang is not None:
+        translate_help(command, lang)
+    return [(keys[0], part.help) for keys, part in help_items(command)]
+
+
+def test_the_english_help_is_the_codes_and_the_catalogues() -> None:
+    english = help_texts(None)
+    assert len(english) > 60 and help_texts("en") == english
+
+
+def test_every_help_text_is_in_french() -> None:
+    english, french = help_texts(None), help_texts("fr")
+    assert [key for key, _ in french] == [key for key, _ in english]
+    assert [key for (key, text), (_, theirs) in zip(french, english, strict=True) if text == theirs] == []
+    assert {key: english_left(text) for key, text in french if english_left(text)} == {}
+
+
+def test_help_in_french_from_the_command_line() -> None:
+    assert ok("--help") == ok("--lang", "en", "--help") and "Show this message and exit." in ok("--help")
+    root = ok("--lang", "fr", "--help")
+    assert "Affiche ce message et quitte." in root and "Rejoue l’enregistrement d’une partie" in root
+    for command in ("replay", "verify", "score", "rules", "odds", "simulate", "solve", "advise", "stats"):
+        english, french = ok(command, "--help"), ok("--lang=fr", command, "--help")
+        assert english_left(french) == [] and french != english, french
+        assert ok("--lang", "en", command, "--help") == english
+    assert "La clé des dés révélée" in ok("--lang", "fr", "verify", "--help")

@@ -760,6 +760,60 @@ def _cost(t: Translator, measure: str, cost: float) -> str:
     return t("cli.advise.cost_points", cost=t.decimal(cost, 1))
 
 
+def _language(argv: Sequence[str]) -> str:
+    """The language ``--lang`` asks for before the command (English when it is not given or not known): the help
+    is built before the root command reads its options."""
+    for k, word in enumerate(argv):
+        if word == "--lang" and k + 1 < len(argv):
+            lang = argv[k + 1]
+        elif word.startswith("--lang="):
+            lang = word.removeprefix("--lang=")
+        elif word.startswith("-"):
+            continue
+        else:
+            break  # the command: its own options follow
+        return lang if lang in LANGUAGES else "en"
+    return "en"
+
+
+def _help_values(t: Translator) -> dict[str, str]:
+    """What the help texts of the catalogue list: the presets, the knobs and the computer players."""
+    def accepted(choices: tuple[str, ...] | None) -> str:
+        return t("help.points") if choices is None else t("howto.or").join(choices)
+
+    return {
+        "presets": ", ".join(v.name for v in VARIANTS),
+        "knobs": "\n\n".join(t("help.knob", name=k.name, meaning=t(f"cli.knob.{k.name}"), accepted=accepted(k.choices()))
+                              for k in KNOBS),
+        "players": "; ".join(t("help.player", name=k.name, meaning=t(f"help.player.{k.name}")) for k in PLAYERS.values()),
+    }
+
+
+def help_items(command: Any) -> Iterator[tuple[tuple[str, ...], Any]]:
+    """Every part of the command tree that has a help text, with the catalogue's keys for it, the command's own
+    first: ``help.<command>`` (``help.hotdice`` for the root), an option's or an argument's
+    ``help.<command>.<name>`` or ``help.any.<name>`` when several commands share it (``--rules``, ``--json``),
+    and ``help.help`` for ``--help``."""
+    for name, each in (("hotdice", command), *getattr(command, "commands", {}).items()):  # Typer's own Click
+        yield (f"help.{name}",), each
+        for param in each.params:
+            if getattr(param, "help", None):
+                yield (f"help.{name}.{param.name}", f"help.any.{param.name}"), param
+        helper = each.get_help_option(typer.Context(each))
+        if helper is not None:
+            yield ("help.help",), helper
+
+
+def translate_help(command: Any, lang: str) -> None:
+    """Put the catalogue's help texts in ``lang`` on the command tree (:func:`help_items`)."""
+    from hotdice.i18n import Translator
+
+    t = Translator(lang)
+    values = _help_values(t)
+    for keys, part in help_items(command):
+        part.help = t(next((key for key in keys if t.has(key)), keys[-1]), **values)
+
+
 def _fail(message: str) -> NoReturn:
     print(f"hotdice: error: {message}", file=sys.stderr)
     raise SystemExit(2)
@@ -771,8 +825,12 @@ def main(argv: list[str] | None = None) -> None:
         # A terminal or pipe that cannot show a character (an ASCII locale) gets '?' rather than a crash.
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
+    args = sys.argv[1:] if argv is None else argv
+    command = typer.main.get_command(app)
+    if (lang := _language(args)) != "en":
+        translate_help(command, lang)
     try:
-        code = app(args=argv, prog_name="hotdice", standalone_mode=False)
+        code = command.main(args=args, prog_name="hotdice", standalone_mode=False)
     except typer.TyperException as exc:  # unknown option, missing argument, bad value...
         _fail(exc.format_message().strip().splitlines()[0] if exc.format_message().strip() else "bad usage")
     except (BadInput, RulesError, DiceError) as exc:
