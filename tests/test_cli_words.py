@@ -189,7 +189,9 @@ def test_an_unfinished_game_and_a_shared_win_in_french(tmp_path: Path) -> None:
         "Partie terminée (chaque joueur a joué ses tours)\u00a0: Ann et Bob se partagent la victoire\u00a0; "
         "Ann 10\u202f000, Bob 10\u202f000"
     ]
-    assert str(shared) == "Game over (every player has played the turns): Ann and Bob share the win; Ann 10000, Bob 10000"
+    assert str(shared) == (
+        "Game over (every player has played the turns): Ann and Bob share the win; Ann 10000, Bob 10000"
+    )
     assert [str(fact) for fact in told(cut)] == ok("replay", written(tmp_path, cut, "again")).splitlines()
 
 
@@ -280,6 +282,9 @@ def test_help_in_french_from_the_command_line() -> None:
     assert ok("--help") == ok("--lang", "en", "--help") and "Show this message and exit." in ok("--help")
     root = ok("--lang", "fr", "--help")
     assert "Affiche ce message et quitte." in root and "Rejoue l’enregistrement d’une partie" in root
+    assert root.startswith("Utilisation\u00a0: hotdice ") and "\nCommandes\u00a0:\n" in root
+    assert "[par défaut\u00a0: en]" in root and "Usage" not in root and "default" not in root
+    assert "[obligatoire]" in ok("--lang", "fr", "replay", "--help")
     for command in ("replay", "verify", "score", "rules", "odds", "simulate", "solve", "advise", "stats"):
         english, french = ok(command, "--help"), ok("--lang=fr", command, "--help")
         assert english_left(french) == [] and french != english, french

@@ -781,12 +781,10 @@ def _help_values(t: Translator) -> dict[str, str]:
     def accepted(choices: tuple[str, ...] | None) -> str:
         return t("help.points") if choices is None else t("howto.or").join(choices)
 
-    return {
-        "presets": ", ".join(v.name for v in VARIANTS),
-        "knobs": "\n\n".join(t("help.knob", name=k.name, meaning=t(f"cli.knob.{k.name}"), accepted=accepted(k.choices()))
-                              for k in KNOBS),
-        "players": "; ".join(t("help.player", name=k.name, meaning=t(f"help.player.{k.name}")) for k in PLAYERS.values()),
-    }
+    knobs = (t("help.knob", name=k.name, meaning=t(f"cli.knob.{k.name}"), accepted=accepted(k.choices()))
+             for k in KNOBS)
+    players = (t("help.player", name=k.name, meaning=t(f"help.player.{k.name}")) for k in PLAYERS.values())
+    return {"presets": ", ".join(v.name for v in VARIANTS), "knobs": "\n\n".join(knobs), "players": "; ".join(players)}
 
 
 def help_items(command: Any) -> Iterator[tuple[tuple[str, ...], Any]]:
@@ -812,6 +810,30 @@ def translate_help(command: Any, lang: str) -> None:
     values = _help_values(t)
     for keys, part in help_items(command):
         part.help = t(next((key for key in keys if t.has(key)), keys[-1]), **values)
+        if hasattr(part, "context_class"):  # a command: Click's own words of its help too
+            part.context_class = type("Context", (part.context_class,), {"formatter_class": _formatter(t)})
+
+
+def _formatter(t: Translator) -> type:
+    """Click's help formatter with the catalogue's words for what Click and Typer write themselves: "Usage:", the
+    section headings, "[default: ...]" and "[required]"."""
+    base: Any = typer.Context.formatter_class
+
+    class Formatter(base):  # type: ignore[misc]
+        def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+            super().write_usage(prog, args, t("help.usage") if prefix is None else prefix)
+
+        def write_heading(self, heading: str) -> None:
+            self.write(f"{'':>{self.current_indent}}{t(f'help.section.{heading.lower()}')}\n")
+
+        def write_dl(self, rows: Sequence[tuple[str, str]], *args: Any, **kwargs: Any) -> None:
+            marks = {"[default: ": "[" + t("help.default"), "; required]": "; " + t("help.required") + "]",
+                     "[required]": "[" + t("help.required") + "]"}
+            for english, words in marks.items():
+                rows = [(term, text.replace(english, words)) for term, text in rows]
+            super().write_dl(rows, *args, **kwargs)
+
+    return Formatter
 
 
 def _fail(message: str) -> NoReturn:

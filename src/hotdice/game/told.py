@@ -32,8 +32,9 @@ class Told:
 class Telling(Words):
     """Words facts with ``template`` (code -> sentence): a fact or a refusal among the values is worded too,
     every whole number is written by ``number``; ``{x:faces}`` writes dice apart (1 5 5), ``{x:and}`` joins names
-    with ``and_word``, ``{x:dash}`` joins numbers with dashes (3000-4500), ``{x:then}`` joins facts with ``then``, ``{x:scores}`` writes (name, score) pairs and
-    ``{x:mode}`` a game mode by ``mode``, ``{x:time}`` a record's time (UTC, 2026-12-01T23:59:59Z) by ``time``."""
+    with ``and_word``, ``{x:dash}`` joins numbers with dashes (3000-4500), ``{x:then}`` joins facts with ``then``,
+    ``{x:scores}`` writes (name, score) pairs, ``{x:mode}`` a game mode by ``mode`` and ``{x:time}`` a record's
+    time (UTC, 2026-12-01T23:59:59Z) by ``time``."""
 
     def __init__(
         self,

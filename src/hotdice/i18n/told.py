@@ -5,10 +5,12 @@ them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from hotdice.game.told import Telling, Told
 from hotdice.i18n import Translator
 
-__all__ = ["key", "telling", "tell"]
+__all__ = ["key", "tell", "telling"]
 
 
 def key(code: str) -> str:
@@ -29,7 +31,7 @@ def telling(t: Translator) -> Telling:
                    and_word=t("log.and"), then=t("transcript.then"))
 
 
-def tell(t: Translator, facts: tuple[Told, ...] | list[Told]) -> list[str]:
+def tell(t: Translator, facts: Iterable[Told]) -> list[str]:
     """A sentence per fact, in ``t``'s language."""
     words = telling(t)
     return [words.tell(fact) for fact in facts]
