@@ -142,13 +142,12 @@ def rules_command(
 
 
 def _combination(t: Translator, line: ScoringLine) -> str:
-    """A combination's name: the library's English, or the terminal's words for it in another language."""
+    """A combination's name: the library's English, or the catalogue's words for its kind in another language."""
     if t.lang == "en":
         return line.name
-    from hotdice.tui import i18n  # only then: the terminal's import is not cheap
-    from hotdice.tui.screens.dialogs import combination_name
+    from hotdice.i18n.scoring import combination_name
 
-    return combination_name(i18n.Translator(t.lang), line)
+    return combination_name(t, line)
 
 
 def _score_json(dice: tuple[int, ...], r: Rules) -> dict[str, Any]:
