@@ -782,8 +782,10 @@ def _help_values(t: Translator) -> dict[str, str]:
 
     knobs = (t("help.knob", name=k.name, meaning=t(f"cli.knob.{k.name}"), accepted=accepted(k.choices()))
              for k in KNOBS)
-    players = (t("help.player", name=k.name, meaning=t(f"help.player.{k.name}")) for k in PLAYERS.values())
-    return {"presets": ", ".join(v.name for v in VARIANTS), "knobs": "\n\n".join(knobs), "players": "; ".join(players)}
+    players = (t("help.player", name=k.name, meaning=t(f"help.player.{k.name}", spec="greedy:N"))
+               for k in PLAYERS.values())
+    return {"presets": ", ".join(v.name for v in VARIANTS), "knobs": "\n\n".join(knobs), "players": "; ".join(players),
+            "example": "greedy,random", "example_n": "greedy:400,greedy"}  # player specs: code, not words
 
 
 def help_items(command: Any) -> Iterator[tuple[tuple[str, ...], Any]]:
