@@ -1,6 +1,7 @@
 """Two-player solve under the three-farkle penalty: wall and CPU time, passes, and the Bellman residual.
 
-Run: ``python bench/bench_penalty_solve.py [--rules farkle,three_farkles=1000] [--no-check] [--before SRC]``
+Run: ``python bench/bench_penalty_solve.py [--rules farkle,three_farkles=1000] [--no-check] [--before SRC]
+[--guessed]``
 or ``python bench/bench_penalty_solve.py --sweeps 10`` (no solve: the sweeps of one pass, see :func:`sweeps`)
 
 Solves from scratch (the cache is not read), as Hard and the coach do on first use of such rules, then
@@ -29,17 +30,20 @@ import numpy as np
 from hotdice.game.rules import Rules
 
 
-def solve(text: str, save: Path) -> tuple[dict[str, Any], Any]:
+def solve(text: str, save: Path, guessed: bool = False) -> tuple[dict[str, Any], Any]:
     """Solve ``text`` after compiling the kernels on a small table: the figures and the solution (its table
-    saved too)."""
+    saved too). ``guessed``: the passes start from the table of the game without the penalty read as
+    ``two_player_solution`` would when it is at hand (shipped or cached), instead of solving it first."""
     import hotdice
+    from hotdice.analysis.solver import two_player_solution
     from hotdice.analysis.solver.two_player import solve_two_players
 
     rules = Rules.parse(text)
     solve_two_players(rules.replace(target=1000))  # compile the kernels first: not part of the figure
+    guess = {"guess": two_player_solution(rules.replace(three_farkles=0)).w} if guessed else {}
     wall, cpu = time.perf_counter(), time.process_time()
     told: list[tuple[float, float]] = []  # (seconds, share) as the background solver would see them
-    sol = solve_two_players(rules, progress=lambda share: told.append((time.perf_counter() - wall, share)))
+    sol = solve_two_players(rules, progress=lambda share: told.append((time.perf_counter() - wall, share)), **guess)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     gap = max(b[0] - a[0] for a, b in zip([(0.0, 0.0), *told], told, strict=False))
     np.save(save, sol.w4)
@@ -116,6 +120,8 @@ def main() -> None:
     parser.add_argument("--no-check", action="store_true", help="skip the Bellman residual (slow)")
     parser.add_argument("--before", type=Path, help="another checkout's src, solved first in a child process")
     parser.add_argument("--sweeps", type=int, help="time one pass's sweeps on every n-th seat (no solve)")
+    parser.add_argument("--guessed", action="store_true",
+                        help="start the passes from the table of the rules without the penalty (shipped or cached)")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)  # the child: save the table there
     args = parser.parse_args()
     if args.child:
@@ -142,7 +148,7 @@ def main() -> None:
             ).stdout
             before = json.loads(out.splitlines()[-1])
             show("before", before)
-        after, sol = solve(args.rules, Path(tmp) / "after.npy")
+        after, sol = solve(args.rules, Path(tmp) / "after.npy", args.guessed)
         show("after ", after)
         if before is not None:
             diff = np.abs(np.load(f"{tmp}/before.npy") - np.load(f"{tmp}/after.npy")).max()

@@ -383,7 +383,7 @@ def test_an_ascii_terminal_gets_no_traceback(dice: str) -> None:
 
 def test_solve_refuses_rules_hard_cannot_solve() -> None:
     for rules, bound in (("farkle,target=20000", "up to a target of 10000"),
-                         ("farkle,three_farkles=500", "penalty Hard solves games up to a target of 5000")):
+                         ("farkle,target=20000,three_farkles=500", "up to a target of 10000")):
         refused = hotdice("solve", "--rules", rules, "--json")
         assert refused.returncode == 2 and refused.stdout == "", refused
         assert refused.stderr.count("\n") == 1 and bound in refused.stderr and "too long" in refused.stderr

@@ -18,7 +18,7 @@ import pytest
 
 from hotdice.analysis import coach
 from hotdice.analysis.coach import advise, measure_now
-from hotdice.analysis.solver import MAX_PENALTY_TARGET, MAX_TARGET, TooLong, affordable, refusal, solved
+from hotdice.analysis.solver import MAX_TARGET, TooLong, affordable, refusal, solved
 from hotdice.analysis.solver import background as bg
 from hotdice.analysis.solver.race import solve_race
 from hotdice.analysis.solver.two_player import solve_two_players
@@ -132,15 +132,16 @@ def test_progress_rises_to_one() -> None:
 
 def test_rules_beyond_what_hard_solves_are_refused_with_the_reason() -> None:
     solver = bg.Solver()
-    for text, bound in ((f"farkle,target={MAX_TARGET + 50}", MAX_TARGET),
-                        (f"farkle,three_farkles=1000,target={MAX_PENALTY_TARGET + 50}", MAX_PENALTY_TARGET)):
+    for text in (f"farkle,target={MAX_TARGET + 50}", f"farkle,three_farkles=1000,target={MAX_TARGET + 50}"):
         rules = Rules.parse(text)
         status = solver.request("two", rules)
         assert status.state == "refused" and status.reason == str(refusal(rules))
-        assert refusal(rules) == TooLong(bound, rules.target, penalty=bool(rules.three_farkles))  # as data
-        assert f"up to a target of {bound}" in (status.reason or "") and not affordable(rules)
-    assert refusal(Rules.parse(f"farkle,target={MAX_TARGET}")) is None
-    assert refusal(Rules.parse(f"farkle,three_farkles=1000,target={MAX_PENALTY_TARGET}")) is None
+        assert refusal(rules) == TooLong(MAX_TARGET, rules.target)  # as data
+        assert f"up to a target of {MAX_TARGET}" in (status.reason or "") and not affordable(rules)
+    # Every rule set the settings offer is solved, the three-farkle penalty at 10 000 included.
+    for text in (f"farkle,target={MAX_TARGET}", f"farkle,three_farkles=500,target={MAX_TARGET}",
+                 f"5000,three_farkles=1000,target={MAX_TARGET}"):
+        assert refusal(Rules.parse(text)) is None and affordable(Rules.parse(text)), text
 
 
 def test_a_front_end_hard_plays_expected_points_until_its_table_is_ready(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -358,6 +358,7 @@ def test_a_triple_that_must_be_validated_is_not_yet_won() -> None:
 
 def test_rules_too_long_to_solve_now_fall_back_to_expected_points() -> None:
     assert measure_for(Game(Rules.parse("farkle"), ["a", "b"])) == "win"
-    assert measure_for(Game(Rules.parse("farkle,three_farkles=500"), ["a", "b"])) == "points"
+    assert measure_for(Game(Rules.parse("farkle,target=20000,three_farkles=500"), ["a", "b"])) == "points"
+    assert measure_for(Game(Rules.parse("farkle,three_farkles=500"), ["a", "b"])) == "win"  # solved when asked
     assert measure_for(Game(Rules.parse("farkle,three_farkles=1000"), ["a", "b"])) == "win"  # shipped
     assert measure_for(Game(Rules.parse("farkle,target=2000,three_farkles=1000"), ["a", "b"])) == "win"

@@ -529,6 +529,18 @@ def test_penalty_sweep_of_three_counts_is_the_plain_sweep(text: str) -> None:
             assert tuple(three[:, c]) == one, (i, j, fo, c)
 
 
+def test_penalty_passes_from_a_table_at_hand_reach_the_same_values() -> None:
+    # two_player_solution starts the passes from the table without the penalty when it is shipped or cached
+    # (float32 there) instead of solving it again: a guess only, the fixed point is the same.
+    rules = Rules.parse(PENALTY_RULES[0])
+    cold = solve_two_players(rules)
+    plain = solve_two_players(rules.replace(three_farkles=0)).w.astype(np.float32).astype(np.float64)
+    shares: list[float] = []
+    warm = solve_two_players(rules, progress=shares.append, guess=plain)
+    assert np.max(np.abs(cold.w4 - warm.w4)) < 1e-9 and check(warm) <= tolerance(PENALTY_RULES[0])
+    assert shares == sorted(shares) and shares[-1] == 1.0 and shares[0] < PENALTY_GUESS_SHARE  # no guess share
+
+
 def test_progress_moves_during_the_penalty_passes() -> None:
     # The passes are most of such a solve: the background solver's share must move inside them, not jump
     # from the first guess's share to the end.

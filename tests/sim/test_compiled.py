@@ -117,7 +117,7 @@ def test_what_is_not_compiled_falls_back_to_the_engine(text: str, specs: list[st
 def test_the_three_farkle_penalty_is_compiled() -> None:
     assert compiled_kinds(Rules.parse("5000,three_farkles=1000"), ["hard", "medium"]) == [Seat(HARD), Seat(MEDIUM)]
     # Hard plays a penalty game too long to solve as the coach does: by expected points, as Medium.
-    assert compiled_kinds(Rules.parse("farkle,three_farkles=500"), ["hard", "easy"]) == [
+    assert compiled_kinds(Rules.parse("farkle,target=20000,three_farkles=500"), ["hard", "easy"]) == [
         Seat(MEDIUM), Seat(EASY, EasyPlayer.bank_at, EasyPlayer.bank_with)]
 
 

@@ -556,7 +556,7 @@ def test_together_records_the_first_seat_once_and_the_roll_off_is_shown(alice: T
 
 def test_the_solved_measures_stay_within_what_the_server_can_solve(alice: TestClient) -> None:
     for rules, bound in (("farkle,target=20000", "up to a target of 10000; target=20000"),
-                         ("farkle,three_farkles=1000,target=6000", "penalty Hard solves games up to a target of 5000")):
+                         ("farkle,three_farkles=1000,target=12000", "up to a target of 10000; target=12000")):
         refused = alice.post("/api/games", json={"mode": "versus", "level": "hard", "rules": rules})
         detail = refused.json()["detail"]
         assert refused.status_code == 400 and bound in detail and "would take too long" in detail, detail

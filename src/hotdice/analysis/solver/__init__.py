@@ -28,7 +28,6 @@ from hotdice.analysis.solver.two_player import Progress, TwoPlayerSolution, solv
 from hotdice.game.rules import KNOBS, Rules
 
 __all__ = [
-    "MAX_PENALTY_TARGET",
     "MAX_TARGET",
     "PROGRESS",
     "SHIPPED",
@@ -99,37 +98,30 @@ def _load(kind: str, rules: Rules) -> dict[str, npt.NDArray[Any]] | None:
     return None
 
 
-# The largest targets Hard solves exactly: the two-player table takes 15-40 s at 10 000 on two cores; under
-# the three-farkle penalty its repeated passes take 20-27 minutes at 10 000, about 3 minutes of CPU at 5 000
-# (BENCHMARKS.md). Beyond them, a table already at hand (cached, shipped) is still used.
+# The largest target Hard solves exactly: the two-player table takes 15-40 s at 10 000 on two cores, and
+# about three minutes under the three-farkle penalty (BENCHMARKS.md). Beyond it, a table already at hand
+# (cached, shipped) is still used.
 MAX_TARGET = 10_000
-MAX_PENALTY_TARGET = 5_000
 
 
 @dataclass(frozen=True)
 class TooLong:
-    """Why Hard cannot play some rules exactly, as data: their target passes the bound its solve is held to
-    (``penalty``: the lower bound under the three-farkle penalty). ``str()`` is the English sentence."""
+    """Why Hard cannot play some rules exactly, as data: their target passes the bound its solve is held to.
+    ``str()`` is the English sentence."""
 
     max_target: int
     target: int
-    penalty: bool
 
     def __str__(self) -> str:
-        bound = "under the three-farkle penalty Hard solves" if self.penalty else "Hard solves"
-        return (f"{bound} games up to a target of {self.max_target}; target={self.target} would take too long "
+        return (f"Hard solves games up to a target of {self.max_target}; target={self.target} would take too long "
                 "to solve")
 
 
 def refusal(rules: Rules) -> TooLong | None:
     """Why Hard cannot play ``rules`` exactly (None if it can): the reason shown where such rules are refused."""
-    if solved(rules):
+    if solved(rules) or rules.target <= MAX_TARGET:
         return None
-    if rules.target > MAX_TARGET:
-        return TooLong(MAX_TARGET, rules.target, penalty=False)
-    if rules.three_farkles and rules.target > MAX_PENALTY_TARGET:
-        return TooLong(MAX_PENALTY_TARGET, rules.target, penalty=True)
-    return None
+    return TooLong(MAX_TARGET, rules.target)
 
 
 def affordable(rules: Rules) -> bool:
@@ -148,7 +140,10 @@ def two_player_solution(rules: Rules) -> TwoPlayerSolution:
     if data is not None:
         return TwoPlayerSolution(rules, seats(rules), roll_table(rules, by_points=True), data["w4"], data["final"],
                                  float(data["seconds"]), int(data["passes"]))
-    sol = solve_two_players(rules, progress=PROGRESS.get())
+    guess = None
+    if rules.three_farkles and solved(plain := rules.replace(three_farkles=0)):
+        guess = two_player_solution(plain).w  # the passes start from it instead of solving it again
+    sol = solve_two_players(rules, progress=PROGRESS.get(), guess=guess)
     _solved_here.add(str(rules))
     save(table_path("two", rules), **two_player_arrays(sol))
     return sol

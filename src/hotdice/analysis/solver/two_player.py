@@ -103,22 +103,25 @@ def _turn_arrays(sol: TwoPlayerSolution, i: int, j: int, fo: int, xf: float, xb:
 
 
 # Under the three-farkle penalty, passes over the table stop once the change still to come is estimated
-# below this: far below what the last-round horizon leaves (1e-8, see BENCHMARKS.md), and each pass more
-# costs six 3-channel sweeps of a turn per pair of seats.
-PENALTY_TOL = 1e-10
+# below this: well below what the last-round horizon leaves (a Bellman residual of 4e-8, see BENCHMARKS.md)
+# and the float32 rounding of a shipped table (3e-8); each pass more costs six 3-channel sweeps of a turn per
+# pair of seats (a sixth of the solve at 10 000).
+PENALTY_TOL = 1e-9
 MAX_PASSES = 200
-# Passes expected before the ratio of two passes' changes tells (6 under farkle and 5000, BENCHMARKS.md).
-PENALTY_PASSES = 6
+# Passes expected before the ratio of two passes' changes tells (5 under farkle and 5000 at the tolerance above).
+PENALTY_PASSES = 5
 
 # Seat sums solved between two reports of progress: about a hundred reports in a whole solve.
 _SLICES = 100
-# The share of a solve under the three-farkle penalty taken by the first guess (the game without it): its
-# six or so passes, each about seven times the whole first guess (BENCHMARKS.md), take the rest.
-PENALTY_GUESS_SHARE = 0.02
+# The share of a solve under the three-farkle penalty taken by the first guess when it is solved too (the
+# game without the penalty): about one of its passes (BENCHMARKS.md), which take the rest.
+PENALTY_GUESS_SHARE = 0.15
 
 
-def solve_two_players(rules: Rules, tol: float = 1e-12, progress: Progress | None = None) -> TwoPlayerSolution:
-    """Solve the two-player game of ``rules``; with the three-farkle penalty, by repeated passes.
+def solve_two_players(rules: Rules, tol: float = 1e-12, progress: Progress | None = None,
+                      guess: npt.NDArray[np.float64] | None = None) -> TwoPlayerSolution:
+    """Solve the two-player game of ``rules``; with the three-farkle penalty, by repeated passes from the
+    game without it, ``guess`` (its w[i, j]) when the caller has that table at hand, else solved first.
     ``progress`` is told the share done as seat sums are solved, in every pass of the penalty's too."""
     started = time.perf_counter()
     past = beyond(rules)
@@ -139,11 +142,14 @@ def solve_two_players(rules: Rules, tol: float = 1e-12, progress: Progress | Non
     n = st.score.size
     end = _END_CODE[rules.end]
     w4 = np.zeros((n, n, 1, 1))
-    share = PENALTY_GUESS_SHARE if rules.three_farkles else 1.0
-    top = 2 * n - 2
+    guessed = rules.three_farkles and guess is not None
+    share = (0.0 if guessed else PENALTY_GUESS_SHARE) if rules.three_farkles else 1.0
+    top = -1 if guessed else 2 * n - 2
     pairs = n * (n + 1) / 2  # the pairs of seats {i, j}: a seat sum holds about as many as its diagonal
     done = 0.0
     step = max(1, (top + 1) // _SLICES)
+    if guessed:
+        w4[:, :, 0, 0] = guess
     while top >= 0:
         bottom = max(0, top - step + 1)
         kernel.solve_two_players(w4, end, target, past, st.score, st.entered, offset, st.may_bank, st.records,
@@ -156,7 +162,7 @@ def solve_two_players(rules: Rules, tol: float = 1e-12, progress: Progress | Non
     if rules.three_farkles:
         # The game without the penalty is a close first guess for every count of farkles in a row.
         w4 = np.repeat(np.repeat(w4, 3, axis=2), 3, axis=3)
-        passes = _penalty_passes(w4, rules, st, final, max(tol, PENALTY_TOL), targs, progress)
+        passes = _penalty_passes(w4, rules, st, final, max(tol, PENALTY_TOL), targs, share, progress)
         if progress is not None:
             progress(1.0)
     return TwoPlayerSolution(rules, st, tb, w4, final, time.perf_counter() - started, passes)
@@ -168,18 +174,19 @@ def _pairs(bottom: int, top: int, n: int) -> int:
 
 
 def _penalty_passes(w4: npt.NDArray[np.float64], rules: Rules, st: Seats, final: npt.NDArray[np.float64],
-                    tol: float, targs: tuple[object, ...], progress: Progress | None) -> int:
+                    tol: float, targs: tuple[object, ...], start: float, progress: Progress | None) -> int:
     """Passes over the table under the three-farkle penalty until the change still to come is below ``tol``;
     returns their number. The largest change shrinks by a steady factor from one pass to the next (about 1/60
     under farkle): the change to come is estimated from the last two. ``progress`` is told the share done
-    as seat sums are solved, against the passes expected (:data:`PENALTY_PASSES` until the factor is known)."""
+    as seat sums are solved, from ``start`` on, against the passes expected (:data:`PENALTY_PASSES` until the
+    factor is known)."""
     n = st.score.size
     pen = penalty_seats(rules, st)
     top = 2 * n - 2
     step = max(1, (top + 1) // _SLICES)
     pairs = n * (n + 1) / 2
     expected = float(PENALTY_PASSES)
-    told = PENALTY_GUESS_SHARE
+    told = start
     previous = 0.0
     for p in range(MAX_PASSES):
         change = 0.0
@@ -193,8 +200,7 @@ def _penalty_passes(w4: npt.NDArray[np.float64], rules: Rules, st: Seats, final:
             done += _pairs(bottom, level, n)
             if progress is not None:
                 # Never backwards, and short of the end until the passes stop.
-                told = max(told, min(0.99, PENALTY_GUESS_SHARE
-                                     + (1.0 - PENALTY_GUESS_SHARE) * (p + done / pairs) / expected))
+                told = max(told, min(0.99, start + (1.0 - start) * (p + done / pairs) / expected))
                 progress(told)
             level = bottom - 1
         ratio = change / previous if p > 0 else 1.0  # no ratio yet after the first pass

@@ -259,8 +259,7 @@ def create(
                     raise BadRequest.said("error.unknown_level", level=level)
                 if level == "hard":
                     if (reason := refusal(table)) is not None:
-                        key = "error.hard_penalty_too_long" if reason.penalty else "error.hard_too_long"
-                        raise BadRequest.said(key, max=reason.max_target, target=reason.target)
+                        raise BadRequest.said("error.hard_too_long", max=reason.max_target, target=reason.target)
                     SOLVER.request("two", table)  # in the background: the table's view tells how far it is
                 computer = DefaultName("computer", level=level).english()
                 setup = versus(table, people[0], computer, hold_roll_off=roll_off)
