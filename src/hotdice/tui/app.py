@@ -239,8 +239,7 @@ class HotDiceApp(App[None]):
             from hotdice.analysis.solver import refusal
 
             if (reason := refusal(setup.game.rules)) is not None:
-                key = "hard.penalty_too_long" if reason.penalty else "hard.too_long"
-                return self.t("hard.refused", reason=self.t(key, max=reason.max_target, target=reason.target))
+                return self.t("hard.refused", reason=self.t.too_long(reason))
         saved = save_path(kind.slot)
         if not confirmed and saved.exists():
             try:

@@ -523,7 +523,7 @@ class TableScreen(HotDiceScreen):
             else:
                 self.session.setup.play(Decision(set_aside, then))
         except IllegalMoveError as exc:
-            self.say(t.error(exc))
+            self.say(self.why(exc))
         else:
             self.picked.clear()
         self.sync()
@@ -534,7 +534,7 @@ class TableScreen(HotDiceScreen):
         try:
             game.apply_roll(parse_dice(event.value, game.rules.dice))
         except (DiceError, InvalidMoveError, IllegalMoveError) as exc:
-            self.say(self.hotdice.t.error(exc))
+            self.say(self.why(exc))
             return
         self.message = ""
         self.sync()
@@ -606,6 +606,12 @@ class TableScreen(HotDiceScreen):
         if status != self.hard_status:
             self.hard_status = status
             self.draw()
+
+    def why(self, exc: Exception) -> str:
+        """An error worded at this table: a seat it names (:class:`hotdice.game.refusals.Refusal`) by the name
+        the table shows."""
+        names = self.hotdice.names(self.session)
+        return self.hotdice.t.error(exc, lambda seat, name: names[seat] if 0 <= seat < len(names) else name)
 
     def _solver_line(self, status: Status, key: str, waiting_key: str = "table.hard_waiting") -> str:
         t = self.hotdice.t
