@@ -117,3 +117,20 @@ def test_the_english_knob_meanings_are_the_librarys() -> None:
     from hotdice.game.rules import KNOBS
 
     assert {k.name: i18n.catalog("en")[f"cli.knob.{k.name}"] for k in KNOBS} == {k.name: k.help for k in KNOBS}
+
+
+def test_the_solvers_refusal_is_worded_in_the_users_language() -> None:
+    """Why Hard cannot solve some rules is worded from its bounds: the English the library's, the French all French."""
+    from hotdice.analysis.solver import MAX_PENALTY_TARGET, MAX_TARGET, refusal
+    from tests.test_cli import hotdice
+
+    for rules in ("farkle,target=20000", "farkle,three_farkles=500"):
+        reason = refusal(Rules.parse(rules))
+        assert reason is not None
+        english, french = hotdice("solve", "--rules", rules), hotdice("--lang", "fr", "solve", "--rules", rules)
+        assert english.returncode == french.returncode == 2 and english.stdout == french.stdout == ""
+        assert english.stderr == f"hotdice: error: rules {rules}: {reason}\n"
+        bound = MAX_PENALTY_TARGET if reason.penalty else MAX_TARGET
+        assert french.stderr.startswith(f"hotdice: error: règles {rules}\u00a0: ")
+        assert f"objectif de {bound}" in french.stderr
+        assert english_left(french.stderr) == [] and french.stderr.count("\n") == 1

@@ -57,7 +57,6 @@ from hotdice.store import GameResult
 from hotdice.store.web_models import WebChallenge, WebGame, WebPlayer
 from hotdice.web import Settings, create_app
 from hotdice.web.errors import KeyRevealed
-from hotdice.web.i18n import Translator
 from hotdice.web.services import challenges as challenge_service
 from hotdice.web.services import daily as daily_service
 from hotdice.web.services import games as game_service
@@ -66,7 +65,6 @@ from hotdice.web.services.daily import PAR_LEVEL
 from hotdice.web.services.games import Intent, WebView, computer_spec
 from hotdice.web.services.players import device_player
 from tests.analysis.test_background import fresh_rules
-from tests.french_support import english_left
 from tests.reference import legal_set_asides
 from tests.web_support import french_of, next_intent, worded
 
@@ -1149,7 +1147,8 @@ def test_the_french_interface(alice: TestClient) -> None:
     assert [s["default"] for s in view["seats"]] == [{"code": "player"}, {"code": "computer", "level": "hard"}]
 
 
-def test_a_refusal_naming_a_seat_nobody_named_words_it_in_the_pages_language(alice: TestClient, bob: TestClient) -> None:
+def test_a_refusal_naming_a_seat_nobody_named_words_it_in_the_pages_language(alice: TestClient,
+                                                                             bob: TestClient) -> None:
     """The seat's name comes with its seat and the seats' default names: a French page says "Joueur" and
     "L’ordinateur (Facile)", never the English the game holds; the English ``detail`` is as it was."""
     view = new_game(alice, mode="versus", level="easy")  # Alice chose no name

@@ -42,7 +42,8 @@ if TYPE_CHECKING:
     from hotdice.analysis.solver import TooLong
 
 __all__ = [
-    "LANGUAGES", "LOCALES", "Namer", "Translator", "catalog", "decimal", "detect_language", "number", "percent", "seated",
+    "LANGUAGES", "LOCALES", "Namer", "Translator", "catalog", "decimal", "detect_language", "number", "percent",
+    "seated",
 ]
 
 LANGUAGES = ("en", "fr")

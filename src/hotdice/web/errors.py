@@ -47,11 +47,13 @@ class WebError(Exception):
 
     def seated(self, seats: Sequence[dict[str, Any] | None]) -> Self:
         """This refusal with its game's seats' default names (``seats``: each one's code, None for a chosen name),
-        carried beside its refusal or message as ``seats``: a player's name it gives with its seat (``name`` and
-        ``name_seat``, :class:`hotdice.game.refusals.Refusal`) is worded from that seat's default, if it has one."""
+        carried beside a refusal or message that names a player as ``seats``: a player's name it gives with its
+        seat (``name`` and ``name_seat``, :class:`hotdice.game.refusals.Refusal`) is worded from that seat's
+        default, if it has one."""
         self.seats = list(seats)
         for carried in ("refusal", "message"):
-            if carried in self.extra:
+            values = self.extra.get(carried, {}).get("values", {})
+            if any(f"{key}_seat" in values for key in values):  # only where it names a player
                 self.extra[carried]["seats"] = self.seats
         return self
 

@@ -246,7 +246,8 @@ class SizeLimits:
             if _wants_page(scope):  # no page, game, challenge or table has so long an address: a plain 404 page
                 await refuse(scope, receive, send, 404, NotFound.said("error.nothing_here").body())
             else:
-                await refuse(scope, receive, send, 414, said_body("too-large", "error.too_large_address", max=MAX_TARGET))
+                too_long = said_body("too-large", "error.too_large_address", max=MAX_TARGET)
+                await refuse(scope, receive, send, 414, too_long)
             return
         if sum(len(name) + len(value) for name, value in scope["headers"]) > MAX_HEADERS:
             await refuse(scope, receive, send, 431, said_body("too-large", "error.too_large_headers", max=MAX_HEADERS))
