@@ -299,3 +299,15 @@ def test_a_refusal_naming_players_carries_their_seats_for_the_front_end_to_name(
     assert french.error(IllegalMoveError(nobody), lambda seat, _name: shown[seat]) == (
         "ce n'est pas le tour du joueur 7\u00a0: c'est celui de L’ordinateur (Facile)")
     assert Translator("en").refusal(wrong) == str(wrong), "without names, the names the game holds"
+
+
+def test_the_solvers_refusal_is_worded_from_its_bounds() -> None:
+    """Why Hard cannot solve some rules (analysis.solver.TooLong): the terminal's English is its ``str()``, the
+    French has no English."""
+    from hotdice.analysis.solver import TooLong
+    from tests.french_support import english_left
+
+    for reason in (TooLong(10_000, 20_000, penalty=False), TooLong(5_000, 10_000, penalty=True)):
+        assert Translator("en").too_long(reason) == str(reason)
+        french = Translator("fr").too_long(reason)
+        assert not english_left(french, "tui") and f"{reason.max_target}\u202f; target={reason.target}" in french
