@@ -136,7 +136,9 @@ def test_rules_beyond_what_hard_solves_are_refused_with_the_reason() -> None:
                         (f"farkle,three_farkles=1000,target={MAX_PENALTY_TARGET + 50}", MAX_PENALTY_TARGET)):
         rules = Rules.parse(text)
         status = solver.request("two", rules)
-        assert status.state == "refused" and status.reason == str(refusal(rules))
+        assert status.state == "refused" and status.reason == str(refusal(rules)) and status.too_long == refusal(rules)
+        assert status.json()["too_long"] == {"max_target": bound, "target": rules.target,
+                                             "penalty": bool(rules.three_farkles)}
         assert refusal(rules) == TooLong(bound, rules.target, penalty=bool(rules.three_farkles))  # as data
         assert f"up to a target of {bound}" in (status.reason or "") and not affordable(rules)
     assert refusal(Rules.parse(f"farkle,target={MAX_TARGET}")) is None

@@ -617,7 +617,8 @@ class TableScreen(HotDiceScreen):
         t = self.hotdice.t
         if status.state in ("queued", "solving"):
             return t(key, percent=t.percent(status.progress))
-        return t(waiting_key, reason=status.reason or status.state)
+        reason = t.too_long(status.too_long) if status.too_long is not None else status.reason or status.state
+        return t(waiting_key, reason=reason)
 
     def _measure(self, measure: str, value: float) -> str:
         t = self.hotdice.t

@@ -346,7 +346,10 @@
 
   function solverText(status, key, waitingKey = "table.hard_waiting") {
     if (status.state === "queued" || status.state === "solving") return t(key, { percent: pct(status.progress) });
-    return t(waitingKey, { reason: status.reason || status.state });
+    const long = status.too_long;  // Hard cannot solve these rules: worded from its bounds (hotdice.i18n too_long)
+    const reason = long ? t(long.penalty ? "hard.penalty_too_long" : "hard.too_long", { max: long.max_target, target: long.target })
+      : status.reason || status.state;
+    return t(waitingKey, { reason });
   }
 
   function renderSolver() {
