@@ -290,3 +290,19 @@ def test_help_in_french_from_the_command_line() -> None:
         assert english_left(french) == [] and french != english, french
         assert ok("--lang", "en", command, "--help") == english
     assert "La clé des dés révélée" in ok("--lang", "fr", "verify", "--help")
+
+
+def test_the_solvers_refusal_is_worded_in_the_users_language() -> None:
+    """Why Hard cannot solve some rules is worded from its bounds: the English the library's, the French all French."""
+    from hotdice.analysis.solver import MAX_TARGET, refusal
+    from tests.test_cli import hotdice
+
+    for rules in ("farkle,target=20000", "farkle,target=20000,three_farkles=500"):
+        reason = refusal(Rules.parse(rules))
+        assert reason is not None
+        english, french = hotdice("solve", "--rules", rules), hotdice("--lang", "fr", "solve", "--rules", rules)
+        assert english.returncode == french.returncode == 2 and english.stdout == french.stdout == ""
+        assert english.stderr == f"hotdice: error: rules {rules}: {reason}\n"
+        assert french.stderr.startswith(f"hotdice: error: règles {rules}\u00a0: ")
+        assert f"objectif de {MAX_TARGET}" in french.stderr
+        assert english_left(french.stderr) == [] and french.stderr.count("\n") == 1

@@ -563,10 +563,10 @@ def solve_command(
     r = _rules(rules)
     if players not in (1, 2):
         raise BadInput(f"--players {players}: solve 1 (solo) or 2 (two players)")
-    if (reason := refusal(r)) is not None and (players == 2 or not r.three_farkles):
-        raise BadInput(f"rules {r}: {reason}")
-    data: dict[str, Any] = {"rules": str(r), "players": players}
     t = _t(ctx)
+    if (reason := refusal(r)) is not None and (players == 2 or not r.three_farkles):
+        raise BadInput(t("cli.solve.refused", rules=r, reason=t.too_long(reason)))
+    data: dict[str, Any] = {"rules": str(r), "players": players}
     with _solving(t("cli.solve.solving", rules=r, players=t.plural("cli.solve.players", players)), as_json):
         if players == 1:
             from hotdice.analysis.expectation import turn_values

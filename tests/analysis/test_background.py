@@ -135,7 +135,8 @@ def test_rules_beyond_what_hard_solves_are_refused_with_the_reason() -> None:
     for text in (f"farkle,target={MAX_TARGET + 50}", f"farkle,three_farkles=1000,target={MAX_TARGET + 50}"):
         rules = Rules.parse(text)
         status = solver.request("two", rules)
-        assert status.state == "refused" and status.reason == str(refusal(rules))
+        assert status.state == "refused" and status.reason == str(refusal(rules)) and status.too_long == refusal(rules)
+        assert status.json()["too_long"] == {"max_target": MAX_TARGET, "target": rules.target}
         assert refusal(rules) == TooLong(MAX_TARGET, rules.target)  # as data
         assert f"up to a target of {MAX_TARGET}" in (status.reason or "") and not affordable(rules)
     # Every rule set the settings offer is solved, the three-farkle penalty at 10 000 included.

@@ -281,3 +281,33 @@ def test_french_joins_choices_with_ou() -> None:
         "end=never n'est pas permis\u00a0: end prend last-round ou first ou exact")
 
 
+
+
+def test_a_refusal_naming_players_carries_their_seats_for_the_front_end_to_name() -> None:
+    """The English names the game holds (a seat nobody named holds its English default) stay in the library's
+    sentence; a front end names each seat its own way, from the seat the refusal carries."""
+    g = Game(Rules.parse("farkle"), ["Computer (Easy)", "Player 2", "Ann"])
+    wrong = raised(lambda: g.apply(ROLL, player=1), IllegalMoveError)
+    assert str(wrong) == "it is not Player 2's turn: it is Computer (Easy)'s"
+    assert (wrong.values["player_seat"], wrong.values["current_seat"]) == (1, 0)
+    nobody = raised(lambda: g.apply(ROLL, player=7), IllegalMoveError)
+    assert str(nobody) == "it is not player 7's turn: it is Computer (Easy)'s" and nobody.values["current_seat"] == 0
+    shown = ["L’ordinateur (Facile)", "Joueur 2", "Ann"]
+    french = Translator("fr")
+    assert french.refusal(wrong, lambda seat, _name: shown[seat]) == (
+        "ce n'est pas le tour de Joueur 2\u00a0: c'est celui de L’ordinateur (Facile)")
+    assert french.error(IllegalMoveError(nobody), lambda seat, _name: shown[seat]) == (
+        "ce n'est pas le tour du joueur 7\u00a0: c'est celui de L’ordinateur (Facile)")
+    assert Translator("en").refusal(wrong) == str(wrong), "without names, the names the game holds"
+
+
+def test_the_solvers_refusal_is_worded_from_its_bounds() -> None:
+    """Why Hard cannot solve some rules (analysis.solver.TooLong): the terminal's English is its ``str()``, the
+    French has no English."""
+    from hotdice.analysis.solver import TooLong
+    from tests.french_support import english_left
+
+    for reason in (TooLong(10_000, 20_000, penalty=False), TooLong(5_000, 10_000, penalty=True)):
+        assert Translator("en").too_long(reason) == str(reason)
+        french = Translator("fr").too_long(reason)
+        assert not english_left(french, "tui") and f"{reason.max_target}\u202f; target={reason.target}" in french

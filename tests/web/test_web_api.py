@@ -57,7 +57,6 @@ from hotdice.store import GameResult
 from hotdice.store.web_models import WebChallenge, WebGame, WebPlayer
 from hotdice.web import Settings, create_app
 from hotdice.web.errors import KeyRevealed
-from hotdice.web.i18n import Translator
 from hotdice.web.services import challenges as challenge_service
 from hotdice.web.services import daily as daily_service
 from hotdice.web.services import games as game_service
@@ -66,9 +65,8 @@ from hotdice.web.services.daily import PAR_LEVEL
 from hotdice.web.services.games import Intent, WebView, computer_spec
 from hotdice.web.services.players import device_player
 from tests.analysis.test_background import fresh_rules
-from tests.french_support import english_left
 from tests.reference import legal_set_asides
-from tests.web_support import next_intent
+from tests.web_support import french_of, next_intent, worded
 
 CATALOGS = {lang: catalog(lang) for lang in LANGUAGES}
 
@@ -173,16 +171,6 @@ def test_unknown_things_are_4xx_with_a_reason(alice: TestClient) -> None:
         assert reason in html.unescape(alice.get(address).text), address
     typo = html.unescape(alice.get("/c/ABCDE-FGHJK").text)
     assert "le code «\u00a0ABCDE-FGHJK\u00a0» contient une faute de frappe" in typo, typo
-
-
-def french_of(body: dict[str, Any]) -> str:
-    """The French a page says for a refusal or an answer that carries its catalogue message (``message``, or
-    ``said`` for an answer), checked to hold no English and no placeholder left unfilled."""
-    said = body.get("said") or body["message"]
-    assert said["key"] in CATALOGS["fr"], said
-    french = Translator("fr")(said["key"], **said["values"])
-    assert not english_left(french) and "{" not in french, (said, french)
-    return french
 
 
 def test_every_web_refusal_carries_its_message_and_keeps_its_english(alice: TestClient, bob: TestClient,
@@ -1159,6 +1147,34 @@ def test_the_french_interface(alice: TestClient) -> None:
     assert [s["default"] for s in view["seats"]] == [{"code": "player"}, {"code": "computer", "level": "hard"}]
 
 
+def test_a_refusal_naming_a_seat_nobody_named_words_it_in_the_pages_language(alice: TestClient,
+                                                                             bob: TestClient) -> None:
+    """The seat's name comes with its seat and the seats' default names: a French page says "Joueur" and
+    "L’ordinateur (Facile)", never the English the game holds; the English ``detail`` is as it was."""
+    view = new_game(alice, mode="versus", level="easy")  # Alice chose no name
+    url = f"/api/games/{view['id']}"
+    mine = alice.post(f"{url}/computer", json={"n": view["n"]}).json()
+    assert mine["detail"] == "it is Player's turn, not the computer's"
+    assert mine["message"] == {"key": "error.not_computer_turn", "values": {"name": "Player", "name_seat": 0},
+                               "seats": [{"code": "player"}, {"code": "computer", "level": "easy"}]}
+    assert french_of(mine) == "c’est le tour de Joueur, pas celui de l’ordinateur"
+    while view["to_act"] == 0:
+        view = act(alice, view, next_intent(view))["game"]
+    theirs = alice.post(f"{url}/act", json={"n": view["n"], "then": "roll"}).json()
+    assert theirs["detail"] == "it is Computer (Easy)'s turn: the computer plays it"
+    assert french_of(theirs) == "c’est le tour de L’ordinateur (Facile)\u00a0: l’ordinateur le joue"
+    assert worded(theirs, "en") == theirs["detail"]
+    code = alice.post("/api/tables", json={}).json()["code"]  # a table: Alice's seat is "Player 1"
+    bob.post("/api/me", json={"name": "Bob"})
+    bob.post(f"/api/tables/{code}/join", json={})
+    table = alice.get(f"/api/games/{alice.post(f'/api/tables/{code}/start').json()['game']}").json()
+    while table["to_act"] != 0:
+        table = act(bob, table, next_intent(table))["game"]
+    other = bob.post(f"/api/games/{table['id']}/act", json={"n": table["n"], "then": "roll"})
+    assert other.status_code == 403 and other.json()["detail"] == "it is Player 1's turn, on their own device"
+    assert french_of(other.json()) == "c’est le tour de Joueur 1, sur son propre appareil"
+
+
 def test_a_game_started_in_english_is_shown_in_french_with_french_names(alice: TestClient, bob: TestClient,
                                                                          app: FastAPI) -> None:
     """Nothing stored is in the language the game was started in: the device's player has no name (not
@@ -1322,13 +1338,21 @@ def test_a_state_changing_request_from_another_sites_page_is_refused_and_does_no
                        ("/api/games", {"mode": "solo"})]:
         refused = alice.post(path, json=body, headers=headers)
         assert refused.status_code == 403, path
-        assert refused.json()["code"] == "cross-origin" and refused.json()["detail"].startswith("refused: the request")
+        assert refused.json()["code"] == "cross-origin" and refused.json()["detail"] == CROSS_ORIGIN[
+            "origin" if headers.get("sec-fetch-site") != "cross-site" else "site"].format(**headers)
+        assert french_of(refused.json()).startswith("refusé\u00a0: la requête vient d")
     assert alice.get(f"/api/challenges/{code}").json()["closed"] is False
     assert alice.get("/api/me").json()["name"] != "Mallory"
     with pytest.raises(WebSocketDisconnect) as closed, alice.websocket_connect(f"/ws/games/{game}",
                                                                                 headers=headers) as socket:
+        told = socket.receive_json()  # why, for the screen to word; then the close
         socket.receive_json()
     assert closed.value.code == 1008  # refused before it opens
+    assert told["type"] == "refused" and told["code"] == "cross-origin" and french_of(told)
+
+
+CROSS_ORIGIN = {"site": "refused: the request was sent by another site's page (Sec-Fetch-Site: cross-site)",
+                "origin": "refused: the request was sent by a page of {origin}, not of this site (Origin)"}
 
 
 @pytest.mark.parametrize("headers", [{}, {"origin": "http://testserver"}, {"origin": "HTTP://TestServer:80"},

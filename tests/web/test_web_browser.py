@@ -814,3 +814,25 @@ def test_the_computers_name_is_not_cut_and_the_card_and_turn_line_agree_on_the_t
             act_once(page, view)
             shows(page, view["n"] + 1)
             view = api_view(page, gid)
+
+
+def test_a_french_page_words_the_servers_refusals_without_english(open_page: Open) -> None:
+    """What the page's script shows for a refusal (hd.js): a seat nobody named, in French; the guards' and the
+    validator's refusals, worded from the catalogue key they carry, not their English ``detail``."""
+    page = open_page(locale="fr-FR")
+    page.goto("/")
+    made = page.request.post("/api/games", data={"mode": "versus", "level": "easy"})
+    assert made.ok, made.text()
+    game = made.json()["id"]
+    answers = [
+        page.request.post(f"/api/games/{game}/computer", data={"n": 0}),  # Alice's turn, she chose no name
+        page.request.post("/api/games", data={"mode": "solo", "names": ["x" * 20_000]}),  # 413
+        page.request.post("/api/games", data={"mode": 5}),  # 422
+    ]
+    bodies = [answer.json() for answer in answers]
+    assert [answer.status for answer in answers] == [409, 413, 422], bodies
+    shown = page.evaluate("(bodies) => bodies.map((body) => new HD.ApiError(400, body).message)", bodies)
+    assert shown == ["c’est le tour de Joueur, pas celui de l’ordinateur",
+                     "le corps de la requête dépasse 16384 octets",
+                     "valeur refusée pour le champ mode"], shown
+    assert all(not english_left(text) for text in shown)

@@ -5,6 +5,7 @@ and on SQLite one watcher per game polls the database for all the screens of tha
 from __future__ import annotations
 
 import contextlib
+import json
 import socket
 import threading
 import time
@@ -22,7 +23,7 @@ from hotdice.web import Settings, create_app
 from hotdice.web.hub import POLL_SECONDS
 from tests.web.test_web_processes import AT_ONCE, watching
 from tests.web_servers import HOST, Server, free_port, server_env, start_server, wait_up
-from tests.web_support import next_intent
+from tests.web_support import french_of, next_intent
 
 HEAD_TIMEOUT = 1.0
 SLACK = 3.0  # seconds a loaded machine may add to a timer
@@ -111,7 +112,9 @@ def test_one_connection_over_the_cap_of_an_address_is_answered_503_with_the_reas
         refused = _until(503, f"{capped.url}/healthz")
         assert refused.status_code == 503
         assert refused.json() == {"detail": "too many connections from this address: at most 3 at once",
-                                  "code": "too-many-connections"}
+                                  "code": "too-many-connections",
+                                  "message": {"key": "error.too_many_connections", "values": {"cap": 3}}}
+        assert french_of(refused.json()) == "trop de connexions depuis cette adresse\u00a0: 3 au plus à la fois"
         idle.pop().close()
         assert _until(200, f"{capped.url}/healthz").status_code == 200  # released at the close
     finally:
@@ -127,9 +130,12 @@ def test_one_websocket_over_the_cap_of_an_address_is_closed_with_1008(capped: Se
         for screen in (first, second):
             assert '"type":"game"' in str(screen.recv(10)).replace(" ", "")
         with connect(url, open_timeout=30) as third, pytest.raises(ConnectionClosed) as closed:
+            told = json.loads(third.recv(10))  # why, for the screen to word in its language; then the close
             third.recv(10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
         assert closed.value.rcvd.reason == "too many live screens from this address: at most 2 at once"
+        assert told["type"] == "refused" and told["code"] == "too-many-websockets"
+        assert french_of(told) == "trop d’écrans en direct depuis cette adresse\u00a0: 2 au plus à la fois"
     with connect(url, open_timeout=30) as again:  # the two have closed: counted no more
         assert '"type":"game"' in str(again.recv(10)).replace(" ", "")
 
@@ -144,6 +150,7 @@ def test_behind_a_trusted_proxy_the_websockets_of_each_forwarded_client_are_coun
             screen = stack.enter_context(connect(url, open_timeout=30, additional_headers=headers))
             assert '"type":"game"' in str(screen.recv(10)).replace(" ", "")
         with connect(url, open_timeout=30, additional_headers=one) as third, pytest.raises(ConnectionClosed) as closed:
+            assert '"type": "refused"' in str(third.recv(10))
             third.recv(10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
 

@@ -30,7 +30,9 @@ from hotdice.web import Settings, create_app
 from hotdice.web.limits import MAX_HEADERS, MAX_TARGET, SWEEP_EVERY, Buckets, BucketStore, SharedBuckets
 from hotdice.web.services.players import COOKIE
 from hotdice.web.settings import ADDRESS_RATE, MAX_BODY, NEW_DEVICE_RATE, PLAYER_RATE, Rate
+from tests.french_support import english_left
 from tests.web_servers import HOST, UP_WITHIN, free_port, server_env, start_server
+from tests.web_support import french_of
 
 
 def make_app(tmp_path: Path, player_rate: Rate | None = None, address_rate: Rate | None = None,
@@ -337,8 +339,11 @@ def test_a_websocket_past_the_limit_is_closed_before_it_opens(tmp_path: Path) ->
     alice = device(make_app(tmp_path, player_rate=Rate(per_second=0.5, burst=2)))
     until_refused(lambda: alice.get("/api/me"))
     with pytest.raises(WebSocketDisconnect) as closed, alice.websocket_connect("/ws/games/abc") as socket:
+        told = socket.receive_json()  # why, for the screen to word in its language; then the close
         socket.receive_json()
     assert closed.value.code == 1008
+    assert told["type"] == "refused" and told["code"] == "rate-limited" and told["limit"] == "device"
+    assert french_of(told).startswith("trop de requêtes depuis cet appareil\u00a0: réessayez dans")
 
 
 def test_a_websocket_past_the_limit_on_a_real_server_is_told_1008_and_why(tmp_path: Path) -> None:
@@ -349,6 +354,7 @@ def test_a_websocket_past_the_limit_on_a_real_server_is_told_1008_and_why(tmp_pa
     try:
         until_refused(lambda: httpx.get(f"{server.url}/api/rules"), most=10)  # no cookie: the address's new devices
         with pytest.raises(ConnectionClosed) as closed, connect(f"ws://{HOST}:{server.port}/ws/games/abc") as socket:
+            assert '"type": "refused"' in str(socket.recv(timeout=30))
             socket.recv(timeout=30)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
         assert "too many requests" in closed.value.rcvd.reason
@@ -375,7 +381,9 @@ def test_a_big_body_gets_413_with_a_reason_before_it_is_parsed(guarded: TestClie
     for body in (b'{"mode": "solo", "names": ["' + b"x" * MAX_BODY + b'"]}', b"[" * (10 * MAX_BODY)):
         refused = guarded.post("/api/games", content=body, headers={"content-type": "application/json"})
         assert refused.status_code == 413
-        assert refused.json() == {"detail": f"the request body is larger than {MAX_BODY} bytes", "code": "too-large"}
+        assert refused.json() == {"detail": f"the request body is larger than {MAX_BODY} bytes", "code": "too-large",
+                                  "message": {"key": "error.too_large_body", "values": {"max": MAX_BODY}}}
+        assert french_of(refused.json()) == f"le corps de la requête dépasse {MAX_BODY} octets"
 
 
 def test_a_big_body_without_a_length_gets_413(guarded: TestClient) -> None:
@@ -397,6 +405,28 @@ def test_a_long_address_or_big_headers_are_refused(guarded: TestClient) -> None:
     assert long.status_code == 414 and long.json()["code"] == "too-large"
     big = guarded.get("/api/me", headers={"x-padding": "x" * MAX_HEADERS})
     assert big.status_code == 431 and big.json()["code"] == "too-large"
+    assert long.json()["detail"] == f"the address is longer than {MAX_TARGET} bytes"
+    assert big.json()["detail"] == f"the headers are longer than {MAX_HEADERS} bytes"
+    assert french_of(long.json()) == f"l’adresse dépasse {MAX_TARGET} octets"
+    assert french_of(big.json()) == f"les en-têtes dépassent {MAX_HEADERS} octets"
+
+
+@pytest.mark.parametrize("lang", ["cookie", "accept-language"])
+def test_a_french_page_refused_by_a_guard_is_in_french(guarded: TestClient, lang: str) -> None:
+    """Refused before the app chose the page's language, the page is still in the language the app would choose."""
+    headers = {"x-padding": "x" * (MAX_HEADERS // 2)}
+    if lang == "cookie":
+        guarded.cookies.set("hotdice_lang", "fr")
+    else:
+        headers["accept-language"] = "fr-FR,fr;q=0.9"
+    big = guarded.get("/rules", headers={**headers, "x-more": "x" * (MAX_HEADERS // 2)})
+    assert big.status_code == 431 and big.headers["content-type"].startswith("text/html")
+    assert f"les en-têtes dépassent {MAX_HEADERS} octets" in big.text, big.text
+    assert not english_left(big.text)
+    french = {key: value for key, value in headers.items() if key == "accept-language"}
+    invalid = guarded.get("/lang/fr", params={"next": "/" * 601}, headers=french)  # pydantic's reason: English only
+    assert invalid.status_code == 422 and "valeur refusée pour le champ next" in invalid.text
+    assert "String should have at most 600 characters" not in invalid.text
 
 
 def test_a_bad_content_length_is_a_400(tmp_path: Path) -> None:
@@ -430,6 +460,9 @@ def test_long_parameters_are_refused_with_a_reason(guarded: TestClient, path: st
     refused = guarded.get(path, params=params)
     assert refused.status_code == 422 and refused.json()["code"] == "invalid"
     assert "at most" in refused.json()["detail"]
+    said = refused.json()["message"]  # a page words which field, in its language
+    assert said["key"] == "error.invalid_field" and said["values"]["field"] in (*params, "code", "game_id"), said
+    assert french_of(refused.json()) == f"valeur refusée pour le champ {said['values']['field']}"
 
 
 @pytest.mark.parametrize("path", ["/c/" + "x" * 41, "/t/" + "x" * 41, "/c/" + "x" * 41 + "/results",

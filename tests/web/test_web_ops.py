@@ -287,6 +287,7 @@ def test_behind_a_proxy_the_origin_checked_is_the_proxys_scheme_and_host(tmp_pat
             assert json.loads(screen.recv(timeout=30))["type"] == "game"
         with pytest.raises(ConnectionClosed) as refused, connect(live, origin="https://evil.example",  # type: ignore[arg-type]
                                                                  open_timeout=30) as foreign:
+            assert json.loads(foreign.recv(timeout=30))["code"] == "cross-origin"  # why, for the screen to word
             foreign.recv(timeout=30)  # closed before any route is reached, with the code and the reason
         assert refused.value.rcvd is not None and refused.value.rcvd.code == 1008
         assert "refused" in refused.value.rcvd.reason

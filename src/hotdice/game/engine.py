@@ -783,11 +783,12 @@ class Game:
 
     def _check_sender(self, player: int | None) -> None:
         if player is not None and player != self.current:
-            current = self.players[self.current]
+            # Each name comes with its seat (``<name>_seat``): a front end words a seat nobody named in its language.
+            current = {"current": self.players[self.current], "current_seat": self.current}
             if 0 <= player < len(self.players):
                 raise IllegalMoveError(Refusal(Code.NOT_YOUR_TURN, {"player": self.players[player],
-                                                                    "current": current}))
-            raise IllegalMoveError(Refusal(Code.NO_SUCH_PLAYER, {"seat": player, "current": current}))
+                                                                    "player_seat": player, **current}))
+            raise IllegalMoveError(Refusal(Code.NO_SUCH_PLAYER, {"seat": player, **current}))
 
     def _leaders(self) -> tuple[int, ...]:
         best = max(s.score for s in self._seats)

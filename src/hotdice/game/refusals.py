@@ -188,7 +188,8 @@ _ENGLISH_WORDS = Words()
 class Refusal:
     """Why something is refused: :attr:`code` says which rule, :attr:`values` (ints, names, dice as tuples of
     faces, tuples of names, the refusal of dice an action is made of) fill its sentence. ``str()`` is the
-    English sentence."""
+    English sentence. A player's name ``x`` comes with ``x_seat``, the seat's index: the name is the one the
+    game holds (a seat nobody named holds its English words), and a front end words the seat's name itself."""
 
     code: Code
     values: Mapping[str, Any] = field(default_factory=dict)

@@ -24,10 +24,11 @@ import io
 import locale
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import platformdirs
 from babel import Locale
@@ -37,7 +38,13 @@ from babel.numbers import format_decimal, parse_pattern
 from hotdice.game.engine import IllegalMoveError
 from hotdice.game.refusals import Refusal, Refused, Words
 
-__all__ = ["LANGUAGES", "LOCALES", "Translator", "catalog", "decimal", "detect_language", "number", "percent"]
+if TYPE_CHECKING:
+    from hotdice.analysis.solver import TooLong
+
+__all__ = [
+    "LANGUAGES", "LOCALES", "Namer", "Translator", "catalog", "decimal", "detect_language", "number", "percent",
+    "seated",
+]
 
 LANGUAGES = ("en", "fr")
 DOMAIN = "hotdice"
@@ -189,15 +196,36 @@ class Translator:
         shown = datetime.date.fromisoformat(day) if isinstance(day, str) else day
         return format_date(shown, format=self._text("format.date"), locale=self.lang)
 
-    def refusal(self, refusal: Refusal) -> str:
-        """A refusal of the engine, the rules or the modes, worded in this language from its code and values."""
-        values = {k: self.refusal(v) if isinstance(v, Refusal) else v for k, v in refusal.values.items()}
-        return self._words.format(self._text(f"refusal.{refusal.code}"), **values)
+    def refusal(self, refusal: Refusal, names: Namer | None = None) -> str:
+        """A refusal of the engine, the rules or the modes, worded in this language from its code and values;
+        ``names``: how this front end names a seat (see :func:`seated`)."""
+        values = {k: self.refusal(v, names) if isinstance(v, Refusal) else v for k, v in refusal.values.items()}
+        return self._words.format(self._text(f"refusal.{refusal.code}"), **seated(values, names))
 
-    def error(self, error: Exception) -> str:
+    def error(self, error: Exception, names: Namer | None = None) -> str:
         """An error in this language: its refusal if it carries one (a refused bank says so), else as it is."""
         if not isinstance(error, Refused):
             return str(error)
-        reason = self.refusal(error.refusal)
+        reason = self.refusal(error.refusal, names)
         banking = isinstance(error, IllegalMoveError) and error.bank
         return self("refusal.cannot_bank", reason=reason) if banking else reason
+
+    def too_long(self, reason: TooLong) -> str:
+        """Why Hard cannot play some rules exactly (:class:`hotdice.analysis.solver.TooLong`), from its fields:
+        in English, its ``str()``."""
+        return self("hard.too_long", max=reason.max_target, target=reason.target)
+
+
+# How a front end names a seat: from its index and the name the game holds (a seat nobody named holds its English
+# default words), the name it shows in its language.
+Namer = Callable[[int, str], str]
+
+
+def seated(values: Mapping[str, Any], names: Namer | None) -> dict[str, Any]:
+    """``values`` with each player's name that comes with its seat (``x`` beside ``x_seat``: see
+    :class:`hotdice.game.refusals.Refusal`) as ``names`` shows that seat; as they are without ``names``."""
+    def shown(key: str, value: Any) -> Any:
+        seat = values.get(f"{key}_seat")
+        return names(seat, value) if names is not None and isinstance(seat, int) and isinstance(value, str) else value
+
+    return {key: shown(key, value) for key, value in values.items()}

@@ -239,8 +239,7 @@ class HotDiceApp(App[None]):
             from hotdice.analysis.solver import refusal
 
             if (reason := refusal(setup.game.rules)) is not None:
-                return self.t("hard.refused", reason=self.t("hard.too_long", max=reason.max_target,
-                                                             target=reason.target))
+                return self.t("hard.refused", reason=self.t.too_long(reason))
         saved = save_path(kind.slot)
         if not confirmed and saved.exists():
             try:

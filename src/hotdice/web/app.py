@@ -172,13 +172,18 @@ def create_app(settings: Settings | None = None, *, freeze_at_start: bool = Fals
         if _wants_page(request) and all(error.get("loc", ("",))[0] == "path" for error in exc.errors()):
             # an address that cannot name a game, a table, ...
             return render_error(request, 404, WebError.said("error.nothing_here"))
-        reasons = []
+        reasons, fields = [], []
         for error in exc.errors():
             where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
             reasons.append(f"{where}: {error.get('msg', 'invalid')}" if where else str(error.get("msg", "invalid")))
+            field = ".".join(str(part) for part in error.get("loc", ())[1:])  # its name, not where it was sent
+            fields += [field] if field and field not in fields else []
+        # Pydantic's reasons are English only: a page is told, in its language, which fields were refused.
+        said = WebError("; ".join(reasons))
+        said = said.saying("error.invalid_field", field=", ".join(fields)) if fields else said.saying("error.invalid")
         if _wants_page(request):
-            return render_error(request, 422, "; ".join(reasons))
-        return JSONResponse({"detail": "; ".join(reasons), "code": "invalid"}, status_code=422)
+            return render_error(request, 422, said)
+        return JSONResponse({**said.body(), "code": "invalid"}, status_code=422)
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Self
 
 from hotdice.game.engine import IllegalMoveError
 from hotdice.game.refusals import Refused
-from hotdice.web.i18n import Translator
+from hotdice.i18n import Namer, seated
+from hotdice.web.i18n import Translator, seat_name
 
-__all__ = ["ENGLISH", "BadRequest", "Conflict", "Forbidden", "KeyRevealed", "NotFound", "Stale", "WebError"]
+__all__ = [
+    "ENGLISH", "BadRequest", "Conflict", "Forbidden", "KeyRevealed", "NotFound", "Stale", "WebError", "said_body",
+]
 
 
 class WebError(Exception):
@@ -25,6 +29,7 @@ class WebError(Exception):
         self.reason = reason
         self.extra = extra
         self.because = because
+        self.seats: list[dict[str, Any] | None] | None = None  # its game's seats' default names (seated)
         if isinstance(because, Refused):
             banking = isinstance(because, IllegalMoveError) and because.bank
             self.extra["refusal"] = {**because.refusal.to_json(), "bank": banking}
@@ -33,9 +38,30 @@ class WebError(Exception):
     def said(cls, key: str, /, **values: Any) -> Self:
         """The refusal the catalogue's message ``key`` words with ``values``: its reason in English, the key
         and the values in the answer, for a page to word in its own language."""
-        error = cls(ENGLISH(key, **values))
-        error.extra["message"] = {"key": key, "values": values}
-        return error
+        return cls(ENGLISH(key, **values)).saying(key, **values)
+
+    def saying(self, key: str, /, **values: Any) -> Self:
+        """This refusal, its reason kept, carrying the catalogue's message ``key`` with ``values`` for a page."""
+        self.extra["message"] = {"key": key, "values": values}
+        return self
+
+    def seated(self, seats: Sequence[dict[str, Any] | None]) -> Self:
+        """This refusal with its game's seats' default names (``seats``: each one's code, None for a chosen name),
+        carried beside a refusal or message that names a player as ``seats``: a player's name it gives with its
+        seat (``name`` and ``name_seat``, :class:`hotdice.game.refusals.Refusal`) is worded from that seat's
+        default, if it has one."""
+        self.seats = list(seats)
+        for carried in ("refusal", "message"):
+            values = self.extra.get(carried, {}).get("values", {})
+            if any(f"{key}_seat" in values for key in values):  # only where it names a player
+                self.extra[carried]["seats"] = self.seats
+        return self
+
+    def _names(self, t: Translator) -> Namer | None:
+        seats = self.seats
+        if seats is None:
+            return None
+        return lambda seat, name: seat_name(t, name, seats[seat] if 0 <= seat < len(seats) else None)
 
     def carrying(self, **extra: Any) -> Self:
         """This refusal with ``extra`` in its answer too (the game as it is now, say)."""
@@ -46,9 +72,9 @@ class WebError(Exception):
         """The reason in ``t``'s language: from the refusal or the message it carries, else as it is."""
         message = self.extra.get("message")
         if message is not None:
-            return t(message["key"], **message["values"])
+            return t(message["key"], **seated(message["values"], self._names(t)))
         if isinstance(self.because, Refused):
-            return t.error(self.because)
+            return t.error(self.because, self._names(t))
         return self.reason
 
     def body(self) -> dict[str, Any]:
@@ -56,6 +82,12 @@ class WebError(Exception):
 
 
 ENGLISH = Translator("en")  # the API's own words: its English is a contract for scripts
+
+
+def said_body(code: str, key: str, /, **values: Any) -> dict[str, Any]:
+    """The answer of a refusal made before the app knows the page's language (a limit, a guard): its English
+    ``detail``, its ``code``, and the catalogue's message ``key`` with ``values`` for a page to word."""
+    return {**WebError.said(key, **values).body(), "code": code}
 
 
 class BadRequest(WebError):

@@ -11,6 +11,7 @@ trust (``--forwarded-allow-ips``).
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import math
 import time
@@ -23,7 +24,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from hotdice.web.asgi import body_again, device_cookie, header
-from hotdice.web.errors import NotFound, WebError
+from hotdice.web.errors import NotFound, WebError, said_body
 from hotdice.web.routes.pages import render_error
 from hotdice.web.settings import Rate, Settings
 
@@ -170,9 +171,11 @@ async def refuse(
     """The refusal the app itself would give: a page for a page, JSON for the API, a close for a WebSocket."""
     if scope["type"] == "websocket":
         # Closed during the handshake, the screen would see only a failed connection (uvicorn answers it 403):
-        # accepted and closed at once, before any route is reached, it is told the code and why.
+        # accepted and closed at once, before any route is reached, it is told why — the answer as one message
+        # (``type`` "refused"), for the screen to word in its language — and closed with the code and the reason.
         if (await receive())["type"] == "websocket.connect":
             await send({"type": "websocket.accept"})
+            await send({"type": "websocket.send", "text": json.dumps({"type": "refused", **body})})
             await send({"type": "websocket.close", "code": POLICY_VIOLATION, "reason": body["detail"][:120]})
         return
     response: Response
@@ -184,10 +187,6 @@ async def refuse(
     else:
         response = JSONResponse(body, status_code=status, headers=headers)
     await response(scope, receive, send)
-
-
-def _too_large(reason: str) -> dict[str, str]:
-    return {"detail": reason, "code": "too-large"}
 
 
 class RateLimits:
@@ -221,7 +220,7 @@ class RateLimits:
             if refused is not None:
                 limit, wait = limits[refused[0]][0], refused[1]
                 seconds = max(1, math.ceil(wait))
-                body = {**WebError.said(_SAID[limit], seconds=seconds).body(), "code": "rate-limited", "limit": limit}
+                body = {**said_body("rate-limited", _SAID[limit], seconds=seconds), "limit": limit}
                 await refuse(scope, receive, send, 429, body, {"retry-after": str(seconds)})
                 return
         await self.app(scope, receive, send)
@@ -247,19 +246,19 @@ class SizeLimits:
             if _wants_page(scope):  # no page, game, challenge or table has so long an address: a plain 404 page
                 await refuse(scope, receive, send, 404, NotFound.said("error.nothing_here").body())
             else:
-                await refuse(scope, receive, send, 414, _too_large(f"the address is longer than {MAX_TARGET} bytes"))
+                too_long = said_body("too-large", "error.too_large_address", max=MAX_TARGET)
+                await refuse(scope, receive, send, 414, too_long)
             return
         if sum(len(name) + len(value) for name, value in scope["headers"]) > MAX_HEADERS:
-            await refuse(scope, receive, send, 431, _too_large(f"the headers are longer than {MAX_HEADERS} bytes"))
+            await refuse(scope, receive, send, 431, said_body("too-large", "error.too_large_headers", max=MAX_HEADERS))
             return
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)
             return
-        too_big = _too_large(f"the request body is larger than {self.max_body} bytes")
+        too_big = said_body("too-large", "error.too_large_body", max=self.max_body)
         length = header(scope, b"content-length")
         if length is not None and not length.isdigit():
-            bad = {"detail": "the Content-Length header is not a number", "code": "bad-request"}
-            await refuse(scope, receive, send, 400, bad)
+            await refuse(scope, receive, send, 400, said_body("bad-request", "error.bad_length"))
             return
         if length is not None and int(length) > self.max_body:
             await refuse(scope, receive, send, 413, too_big)
@@ -298,8 +297,8 @@ class WebSocketLimits:
         client = scope.get("client")
         address = str(client[0]) if client else "unknown"
         if self.open[address] >= self.cap:
-            reason = f"too many live screens from this address: at most {self.cap} at once"
-            await refuse(scope, receive, send, POLICY_VIOLATION, {"detail": reason, "code": "too-many-websockets"})
+            refused = said_body("too-many-websockets", "error.too_many_websockets", cap=self.cap)
+            await refuse(scope, receive, send, POLICY_VIOLATION, refused)
             return
         self.open[address] += 1
         try:

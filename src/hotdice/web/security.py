@@ -10,6 +10,7 @@ import re
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hotdice.web.asgi import header
+from hotdice.web.errors import said_body
 from hotdice.web.limits import refuse
 
 __all__ = ["DOCS_PATH", "SameOrigin", "SecurityHeaders", "docs_policy"]
@@ -97,19 +98,19 @@ class SameOrigin:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" or (scope["type"] == "http" and scope["method"] not in _SAFE_METHODS):
-            reason = self._foreign(scope)
-            if reason is not None:
-                await refuse(scope, receive, send, 403, {"detail": reason, "code": "cross-origin"})
+            said = self._foreign(scope)
+            if said is not None:
+                key, values = said
+                await refuse(scope, receive, send, 403, said_body("cross-origin", key, **values))
                 return
         await self.app(scope, receive, send)
 
     @staticmethod
-    def _foreign(scope: Scope) -> str | None:
-        """Why the request comes from another site's page, or None."""
+    def _foreign(scope: Scope) -> tuple[str, dict[str, str]] | None:
+        """Why the request comes from another site's page (the catalogue's key and values), or None."""
         if header(scope, b"sec-fetch-site") == b"cross-site":
-            return "refused: the request was sent by another site's page (Sec-Fetch-Site: cross-site)"
+            return "error.cross_site", {}
         origin = header(scope, b"origin")
         if origin is not None and _claimed_origin(origin) != _own_origin(scope):
-            shown = origin.decode("latin-1")[:100]
-            return f"refused: the request was sent by a page of {shown}, not of this site (Origin)"
+            return "error.cross_origin", {"origin": origin.decode("latin-1")[:100]}
         return None

@@ -22,6 +22,7 @@ from starlette.types import Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import _TrustedHosts
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from hotdice.web.errors import said_body
 from hotdice.web.settings import Settings
 
 __all__ = ["GuardedHttp"]
@@ -103,7 +104,6 @@ class GuardedHttp(HttpToolsProtocol):
 
 
 async def _too_many(cap: int, scope: Scope, receive: Receive, send: Send) -> None:
-    reason = f"too many connections from this address: at most {cap} at once"
-    response = JSONResponse({"detail": reason, "code": "too-many-connections"}, status_code=503,
+    response = JSONResponse(said_body("too-many-connections", "error.too_many_connections", cap=cap), status_code=503,
                             headers={"connection": "close", "retry-after": "5"})
     await response(scope, receive, send)

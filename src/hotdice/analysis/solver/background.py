@@ -12,11 +12,12 @@ import os
 import threading
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from hotdice.analysis.solver import (
     PROGRESS,
+    TooLong,
     race_solution,
     race_solved,
     refusal,
@@ -33,18 +34,21 @@ QUEUE = 8  # rule sets waiting at most, the running one included: each is minute
 
 @dataclass(frozen=True)
 class Status:
-    """Where a table stands: ready, queued, solving (``progress``: share done), refused or failed (``reason``)."""
+    """Where a table stands: ready, queued, solving (``progress``: share done), refused or failed (``reason``, in
+    English; a refusal's facts in ``too_long``, for a front end to word)."""
 
     state: Literal["ready", "queued", "solving", "refused", "full", "failed"]
     progress: float = 0.0
     reason: str | None = None
+    too_long: TooLong | None = None
 
     @property
     def ready(self) -> bool:
         return self.state == "ready"
 
     def json(self) -> dict[str, Any]:
-        return {"state": self.state, "progress": round(self.progress, 3), "reason": self.reason}
+        refused = {} if self.too_long is None else {"too_long": asdict(self.too_long)}
+        return {"state": self.state, "progress": round(self.progress, 3), "reason": self.reason, **refused}
 
 
 READY = Status("ready", 1.0)
@@ -84,7 +88,7 @@ class Solver:
     def request(self, kind: Kind, rules: Rules) -> Status:
         """The table's status, a solve queued first if it is neither at hand nor asked for. Never waits."""
         if (reason := refusal(rules)) is not None:
-            return Status("refused", reason=str(reason))
+            return Status("refused", reason=str(reason), too_long=reason)
         with self._lock:
             job = self._jobs.get((kind, str(rules)))
             if job is not None:

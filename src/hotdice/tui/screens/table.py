@@ -523,7 +523,7 @@ class TableScreen(HotDiceScreen):
             else:
                 self.session.setup.play(Decision(set_aside, then))
         except IllegalMoveError as exc:
-            self.say(t.error(exc))
+            self.say(self.why(exc))
         else:
             self.picked.clear()
         self.sync()
@@ -534,7 +534,7 @@ class TableScreen(HotDiceScreen):
         try:
             game.apply_roll(parse_dice(event.value, game.rules.dice))
         except (DiceError, InvalidMoveError, IllegalMoveError) as exc:
-            self.say(self.hotdice.t.error(exc))
+            self.say(self.why(exc))
             return
         self.message = ""
         self.sync()
@@ -607,11 +607,18 @@ class TableScreen(HotDiceScreen):
             self.hard_status = status
             self.draw()
 
+    def why(self, exc: Exception) -> str:
+        """An error worded at this table: a seat it names (:class:`hotdice.game.refusals.Refusal`) by the name
+        the table shows."""
+        names = self.hotdice.names(self.session)
+        return self.hotdice.t.error(exc, lambda seat, name: names[seat] if 0 <= seat < len(names) else name)
+
     def _solver_line(self, status: Status, key: str, waiting_key: str = "table.hard_waiting") -> str:
         t = self.hotdice.t
         if status.state in ("queued", "solving"):
             return t(key, percent=t.percent(status.progress))
-        return t(waiting_key, reason=status.reason or status.state)
+        reason = t.too_long(status.too_long) if status.too_long is not None else status.reason or status.state
+        return t(waiting_key, reason=reason)
 
     def _measure(self, measure: str, value: float) -> str:
         t = self.hotdice.t

@@ -139,6 +139,10 @@ class Loaded:
             return None
         return str(s.get("player") or self.row.owner_id)
 
+    def defaults(self) -> list[dict[str, Any] | None]:
+        """Each seat's default name (:func:`default_name`), None for a name someone chose."""
+        return [default_name(seat) for seat in self.seats]
+
     def seats_of(self, player_id: str | None) -> list[int]:
         return [i for i in range(len(self.seats)) if player_id is not None and self.controller(i) == player_id]
 
@@ -502,7 +506,7 @@ def act(
         return _repeat_or_stale(loaded, viewer_id, intent.n, steps)
     seat = _seat_to_play(loaded, viewer_id)
     if loaded.seats[seat]["kind"] != "human":
-        raise Conflict.said("error.computer_turn", name=game.players[seat])
+        raise Conflict.said("error.computer_turn", name=game.players[seat], name_seat=seat).seated(loaded.defaults())
     dice = loaded.dice()
     if dice is None and intent.then == "roll" and intent.dice is None:
         raise BadRequest.said("error.pad_no_roll")
@@ -525,7 +529,7 @@ def act(
     except (InvalidMoveError, DiceError) as exc:
         raise BadRequest(str(exc), because=exc) from None
     except IllegalMoveError as exc:
-        raise Conflict(str(exc), because=exc) from None
+        raise Conflict(str(exc), because=exc).seated(loaded.defaults()) from None
     return _saved(session, loaded, viewer_id, notice, at) or _repeat_or_stale(load(session, game_id), viewer_id, n,
                                                                                  steps)
 
@@ -573,7 +577,7 @@ def _seat_to_play(loaded: Loaded, viewer_id: str) -> int:
     if loaded.seats[seat]["kind"] == "human" and loaded.controller(seat) != viewer_id:
         if not loaded.seats_of(viewer_id):
             raise Forbidden.said("error.watching")
-        raise Forbidden.said("error.other_device", name=game.players[seat])
+        raise Forbidden.said("error.other_device", name=game.players[seat], name_seat=seat).seated(loaded.defaults())
     return seat
 
 
@@ -593,7 +597,8 @@ def computer_step(session: Session, game_id: str, viewer_id: str, n: int, notice
         raise Conflict.said("error.game_over")
     spec = loaded.seats[seat].get("spec")
     if spec is None:
-        raise Conflict.said("error.not_computer_turn", name=game.players[seat])
+        raise Conflict.said("error.not_computer_turn", name=game.players[seat], name_seat=seat).seated(
+            loaded.defaults())
     at = datetime.now(UTC)
     _refuse_once_revealed(session, loaded, viewer_id, at)
     # The computer's randomness is fixed by the game and the moment: asking again gives the same decision.

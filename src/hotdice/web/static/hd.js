@@ -24,17 +24,29 @@ const HD = (() => {
   function num(n) { return numberFormat.format(n); }
   function pct(p) { return (100 * p).toLocaleString(lang === "fr" ? "fr-FR" : "en-US", { maximumFractionDigits: 1, minimumFractionDigits: 1 }) + "\u202f%"; }
 
+  /** values with each player's name that comes with its seat (x beside x_seat) worded from that seat's default
+      name (seats: each seat's, null for a chosen one), as hotdice.i18n.seated does. */
+  function seated(values, seats) {
+    if (!seats) return values;
+    const out = { ...values };
+    for (const [key, value] of Object.entries(values)) {
+      const seat = values[`${key}_seat`];
+      if (typeof value === "string" && Number.isInteger(seat)) out[key] = seatName(value, seats[seat]);
+    }
+    return out;
+  }
+
   /** A refusal of the engine, the rules or the modes ({code, values}: hotdice.game.refusals) worded from the
       catalogue, as hotdice.i18n words it: {x:dice} faces side by side, {x:or} choices joined by "or", {x:list}
       names joined by commas, a refusal among the values worded in turn; null if the catalogue has no words for it. */
-  function refusal(r) {
+  function refusal(r, seats = r && r.seats) {
     const text = r && catalog[`refusal.${r.code}`];
     if (text === undefined || text === null) return null;
-    const values = r.values || {};
+    const values = seated(r.values || {}, seats);
     return text.replace(/\{(\w+)(?::(\w+))?\}/g, (all, key, spec) => {
       if (!(key in values)) return all;
       const value = values[key];
-      if (value && typeof value === "object" && !Array.isArray(value)) return refusal(value) ?? all;
+      if (value && typeof value === "object" && !Array.isArray(value)) return refusal(value, seats) ?? all;
       if (spec === "dice") return value.join("");
       if (spec === "or") return value.join(lang === "fr" ? " ou " : " or ");
       if (spec === "list") return value.join(", ");
@@ -48,7 +60,8 @@ const HD = (() => {
   function reasonOf(body, status) {
     const refused = body && refusal(body.refusal);
     if (refused) return body.refusal.bank ? t("refusal.cannot_bank", { reason: refused }) : refused;
-    if (body && body.message && body.message.key in catalog) return t(body.message.key, body.message.values);
+    const said = body && body.message;
+    if (said && said.key in catalog) return t(said.key, seated(said.values || {}, said.seats));
     return (body && body.detail) || `HTTP ${status}`;
   }
 

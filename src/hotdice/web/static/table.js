@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const { t, refusal, seatName, num, pct, api, toast, dieSVG, miniDice, escapeHTML, reducedMotion } = HD;
+  const { t, refusal, seatName, num, pct, api, toast, dieSVG, miniDice, escapeHTML, reducedMotion, ApiError } = HD;
   const $ = (id) => document.getElementById(id);
   const root = $("table");
   const live = root.dataset.live === "1";
@@ -346,7 +346,10 @@
 
   function solverText(status, key, waitingKey = "table.hard_waiting") {
     if (status.state === "queued" || status.state === "solving") return t(key, { percent: pct(status.progress) });
-    return t(waitingKey, { reason: status.reason || status.state });
+    const long = status.too_long;  // Hard cannot solve these rules: worded from its bounds (hotdice.i18n too_long)
+    const reason = long ? t("hard.too_long", { max: long.max_target, target: long.target })
+      : status.reason || status.state;
+    return t(waitingKey, { reason });
   }
 
   function renderSolver() {
@@ -645,13 +648,16 @@
 
   function connect() {
     let delay = 500;
+    let told = false;  // the refusal of a connection is shown once, not at every try again
     const open = () => {
       const scheme = window.location.protocol === "https:" ? "wss" : "ws";
       const socket = new WebSocket(`${scheme}://${window.location.host}/ws/games/${view.id}`);
-      socket.addEventListener("open", () => { delay = 500; });
       socket.addEventListener("message", (event) => {
         const data = JSON.parse(event.data);
+        if (data.type === "game") { delay = 500; told = false; }
         if (data.type === "game" && !sending) update(data.view);
+        // too many screens or requests: the server's refusal, worded in this page's language; it closes next
+        if (data.type === "refused" && !told) { told = true; toast(new ApiError(1008, data).message, true); }
       });
       socket.addEventListener("close", (event) => {
         if (event.code === 4404) return;
