@@ -307,7 +307,7 @@ def test_the_solvers_refusal_is_worded_from_its_bounds() -> None:
     from hotdice.analysis.solver import TooLong
     from tests.french_support import english_left
 
-    for reason in (TooLong(10_000, 20_000, penalty=False), TooLong(5_000, 10_000, penalty=True)):
+    for reason in (TooLong(10_000, 20_000), TooLong(10_000, 10_050)):
         assert Translator("en").too_long(reason) == str(reason)
         french = Translator("fr").too_long(reason)
         assert not english_left(french, "tui") and f"{reason.max_target}\u202f; target={reason.target}" in french
