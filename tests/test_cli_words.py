@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from hotdice.game.record import Record, Result
-from hotdice.game.rules import Rules
+from hotdice.game.rules import KNOBS, Rules
 from tests.french_support import english_left
 from tests.test_cli import ENV, ok
 
@@ -106,15 +106,78 @@ def test_the_statistics_in_french(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert empty.startswith("Pas encore de partie\u00a0:") and english_left(empty) == []
 
 
-@pytest.mark.parametrize(
-    "args", [("solve", "--players", "3"), ("advise", "--turn", "300"), ("simulate", "-p", "nobody", "-n", "1")]
-)
-def test_bad_input_is_the_same_one_line_in_french(args: tuple[str, ...]) -> None:
+# Bad input of several commands and the English line it has always been (scripts read it), byte for byte.
+ERRORS: dict[tuple[str, ...], str] = {
+    ("solve", "--players", "3"): "--players 3: solve 1 (solo) or 2 (two players)",
+    ("advise", "--turn", "300"): "give the banked scores (--scores 3000,4500), or a whole --position",
+    ("advise", "--scores", "0,x"): "--scores 0,x: write the banked scores as numbers, yours first: 3000,4500",
+    ("advise", "--scores", "0,0", "-d", "2", "155"): "3 dice given, but --dice-left is 2",
+    ("advise", "--scores", "0,0", "--position", "0,0 0 0/6 - - - 1.1 -"): (
+        "--position holds the scores, the turn total and the dice in hand: give no --scores, --turn nor "
+        "--dice-left with it"),
+    ("score", "1", "7"): "'7' is not a die: faces are 1 to 6",
+    ("score", "1", "--rules", "farkle,entry=7"): "bad rules: entry=7 is not allowed: points are multiples of 50",
+    ("odds", "--rules", "farkle,spin=1"): "bad rules: unknown knob 'spin'; knobs are: " + ", ".join(
+        k.name for k in KNOBS),
+    ("replay", "/no/such/record.json"): "cannot read /no/such/record.json: No such file or directory",
+    ("plot", "--chart", "pie"): "--chart pie: the charts are bank, win and all",
+}
+
+
+@pytest.mark.parametrize("args", sorted(ERRORS))
+def test_the_english_error_lines_are_what_they_were(args: tuple[str, ...]) -> None:
     from tests.test_cli import hotdice
 
-    french, english = hotdice("--lang", "fr", *args), hotdice(*args)
-    assert french.returncode == english.returncode == 2 and french.stdout == ""
-    assert french.stderr == english.stderr and french.stderr.count("\n") == 1
+    for lang in ((), ("--lang", "en")):
+        done = hotdice(*lang, *args)
+        assert (done.returncode, done.stdout, done.stderr) == (2, "", f"hotdice: error: {ERRORS[args]}\n")
+
+
+def test_the_english_catalogue_words_the_errors_as_the_code_did() -> None:
+    from hotdice.i18n import Translator
+
+    t = Translator("en")
+    assert t("cli.error.not_text", file="x.json") == "x.json is not a text file"
+    assert t("cli.error.listen", host="::1", port=80, reason="Permission denied") == (
+        "cannot listen on ::1:80: Permission denied")
+    assert t("cli.error.terminal") == "hotdice play needs a terminal: run it in a terminal window"
+    assert t("cli.error.play_lang", lang="de") == "--lang de: the languages are fr and en"
+    assert t("cli.error.aborted") == "aborted" and t("cli.error.usage") == "bad usage"
+
+
+@pytest.mark.parametrize("args", sorted(ERRORS))
+def test_bad_input_in_french_is_one_french_line(args: tuple[str, ...]) -> None:
+    from tests.test_cli import hotdice
+
+    french = hotdice("--lang", "fr", *args)
+    assert french.returncode == 2 and french.stdout == "" and french.stderr.count("\n") == 1
+    assert french.stderr.startswith("hotdice: error: ") and french.stderr != hotdice(*args).stderr
+    assert english_left(french.stderr) == [], french.stderr
+
+
+def test_usage_errors_and_an_unknown_language_stay_english() -> None:
+    """Click words what it reads before any command runs, and an unknown --lang names no language to word in."""
+    from tests.test_cli import hotdice
+
+    for lang in ((), ("--lang", "fr")):
+        done = hotdice(*lang, "score", "--bogus")
+        assert (done.returncode, done.stderr) == (2, "hotdice: error: No such option: --bogus\n")
+    assert hotdice("--lang", "de", "odds").stderr == "hotdice: error: unknown language 'de': choose one of en, fr\n"
+
+
+def test_the_language_of_the_help_and_the_errors() -> None:
+    from hotdice.cli import _language
+
+    assert _language(["--lang", "fr", "score", "1"]) == _language(["--lang=fr"]) == "fr"
+    assert _language(["play", "--rules", "5000", "--lang", "fr"]) == _language(["play", "--lang=fr", "--help"]) == "fr"
+    assert _language(["score", "--lang", "fr"]) == _language(["--lang", "de"]) == _language([]) == "en"
+
+
+def test_play_help_in_french_after_the_command() -> None:
+    french = ok("play", "--lang", "fr", "--help")
+    assert french == ok("--lang", "fr", "play", "--help") == ok("play", "--lang=fr", "--help")
+    assert french.startswith("Utilisation\u00a0: hotdice play") and english_left(french) == [], french
+    assert ok("play", "--lang", "en", "--help") == ok("play", "--help") != french
 
 
 def test_the_english_knob_meanings_are_the_librarys() -> None:

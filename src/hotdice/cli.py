@@ -47,7 +47,12 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of 
 
 
 class BadInput(Exception):
-    """A user mistake: reported as one line, exit code 2."""
+    """A user mistake as facts: the catalogue's key of its sentence (``cli.error.*``) and the values it names,
+    worded in the user's language only at the edge (:func:`_fail`), so that scripts read the same English."""
+
+    def __init__(self, key: str, **values: object) -> None:
+        super().__init__(key)
+        self.key, self.values = key, values
 
 
 @app.callback(invoke_without_command=True)
@@ -57,7 +62,7 @@ def _root(
                                       "JSON is the same in both).")] = "en",
 ) -> None:
     if lang not in LANGUAGES:
-        raise BadInput(f"unknown language '{lang}': choose one of {', '.join(LANGUAGES)}")
+        raise BadInput("cli.error.language", lang=lang, languages=", ".join(LANGUAGES))
     ctx.obj = lang
     # `hotdice` alone prints the help, which is what a newcomer wants.
     if ctx.invoked_subcommand is None:
@@ -75,7 +80,7 @@ def _rules(text: str) -> Rules:
     try:
         return Rules.parse(text)
     except RulesError as exc:
-        raise BadInput(f"bad rules: {exc}") from None
+        raise BadInput("cli.error.rules", reason=exc) from None
 
 
 def _percent(t: Translator, p: float) -> str:
@@ -164,13 +169,6 @@ def _score_json(dice: tuple[int, ...], r: Rules) -> dict[str, Any]:
     }
 
 
-def _read_roll(text: Any, r: Rules) -> tuple[int, ...]:
-    try:
-        return parse_dice(text, r.dice)
-    except DiceError as exc:
-        raise BadInput(str(exc)) from None
-
-
 @app.command("score", help="Score one roll: every legal set-aside, best first. Use - to read rolls from stdin.")
 def score_command(
     ctx: typer.Context,
@@ -186,10 +184,10 @@ def score_command(
             try:
                 roll = parse_dice(line, r.dice)
             except DiceError as exc:
-                raise BadInput(f"line {number}: {exc}") from None
+                raise BadInput("cli.error.line", number=number, reason=exc) from None
             print(json.dumps(_score_json(roll, r)), flush=True)
         return
-    roll = _read_roll(dice, r)
+    roll = parse_dice(dice, r.dice)
     data = _score_json(roll, r)
     if as_json:
         print(json.dumps(data))
@@ -278,7 +276,7 @@ def simulate_command(
                 task = bar.add_task(t("cli.simulate.playing"), total=games)
                 report = simulate(r, specs, games, seed, on_game=lambda: bar.advance(task))
     except SimulationError as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput("cli.error.plain", message=exc) from None
     if as_json:
         print(json.dumps(report.to_json()))
         return
@@ -304,9 +302,9 @@ def _read_record(file: Path) -> str:
     try:
         return file.read_text(encoding="utf-8")
     except OSError as exc:
-        raise BadInput(f"cannot read {file}: {exc.strerror or exc}") from None
+        raise BadInput("cli.error.read", file=file, reason=exc.strerror or str(exc)) from None
     except UnicodeDecodeError:
-        raise BadInput(f"{file} is not a text file") from None
+        raise BadInput("cli.error.not_text", file=file) from None
 
 
 @app.command("replay", help="Replay a game record turn by turn, checking it; --json prints the rebuilt final state.")
@@ -326,8 +324,8 @@ def replay_command(
             return
         facts = told(record, rules_shown=shown_rules(record.rules))
     except RecordError as exc:
-        raise BadInput(f"{file}: {exc}") from None
-    for fact, line in zip(facts, _tell(ctx, facts), strict=True):
+        raise BadInput("cli.error.file", file=file, reason=exc) from None
+    for fact, line in zip(facts, _tell(ctx.obj or "en", facts), strict=True):
         style = "bold" if fact.code in _HEADINGS else None
         out.print(line, style=style, markup=False, soft_wrap=True)
 
@@ -335,14 +333,15 @@ def replay_command(
 _HEADINGS = ("turn", "game_over", "game_over_shared", "unfinished")  # the facts a replay shows in bold
 
 
-def _tell(ctx: typer.Context, facts: Sequence[Told]) -> list[str]:
+def _tell(lang: str, facts: Sequence[Told]) -> list[str]:
     """Facts of a replay or a verification (:mod:`hotdice.game.told`): the library's English, or the catalogue's
     words in another language."""
-    if (ctx.obj or "en") == "en":
+    if lang == "en":
         return [str(fact) for fact in facts]
+    from hotdice.i18n import Translator
     from hotdice.i18n.told import tell
 
-    return tell(_t(ctx), facts)
+    return tell(Translator(lang), facts)
 
 
 @app.command("verify", help="Check a finished game's record against its revealed dice key: every roll, the key's "
@@ -361,8 +360,8 @@ def verify_command(
     try:
         verdict = verify_text(text, key=key, commitment=commitment)
     except VerifyError as exc:
-        raise BadInput(f"{file}: {exc}") from None
-    for line in _tell(ctx, verdict.told):
+        raise BadInput("cli.error.file", file=file, reason=exc) from None
+    for line in _tell(ctx.obj or "en", verdict.told):
         print(line)
     return 0 if verdict.valid else 1
 
@@ -380,7 +379,7 @@ def stats_command(ctx: typer.Context, as_json: JsonOption = False) -> None:
         with Store() as store:
             stats = statistics(store, owner="")
     except (OSError, SQLAlchemyError) as exc:
-        raise BadInput(f"cannot read the statistics database in {data_dir()}: {exc}") from None
+        raise BadInput("cli.error.stats", folder=data_dir(), reason=str(exc)) from None
     if as_json:
         print(json.dumps(stats.to_json()))
         return
@@ -435,14 +434,14 @@ def play_command(
     from hotdice.tui import SaveError, run, saved_game
 
     if lang is not None and lang not in ("fr", "en"):
-        raise BadInput(f"--lang {lang}: the languages are fr and en")
+        raise BadInput("cli.error.play_lang", lang=lang)
     r = None if rules is None else _rules(rules)
     try:
         session = saved_game() if resume else None
     except SaveError as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput("cli.error.plain", message=exc) from None
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise BadInput("hotdice play needs a terminal: run it in a terminal window")
+        raise BadInput("cli.error.terminal")
     run(rules=r, lang=lang, resume=session)
 
 
@@ -474,17 +473,17 @@ def serve_command(
         with socket.create_server((host, port)):
             pass
     except OSError as exc:
-        raise BadInput(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        raise BadInput("cli.error.listen", host=host, port=port, reason=exc.strerror or str(exc)) from None
     try:
         settings = Settings.from_env()
     except ValueError as exc:  # a rate limit, a body size or a device key that does not read
-        raise BadInput(str(exc)) from None
+        raise BadInput("cli.error.plain", message=exc) from None
     try:
         upgrade(settings.url())  # here, once: the workers then start on a database at the head
     except ModuleNotFoundError as exc:
-        raise BadInput(f"cannot open the database: no driver {exc.name} (pip install 'hotdice[postgres]')") from None
+        raise BadInput("cli.error.driver", driver=exc.name) from None
     except (OSError, SQLAlchemyError) as exc:
-        raise BadInput(f"cannot open the database: {str(exc).strip().splitlines()[0]}") from None
+        raise BadInput("cli.error.database", reason=str(exc).strip().splitlines()[0]) from None
     shown = f"[{host}]" if ":" in host else host
     print(f"hotdice: playing at http://{shown}:{port} (Ctrl+C to stop)", file=sys.stderr)
     # A factory named by import string: every worker process builds its own app (database pool, hub). A new
@@ -562,10 +561,10 @@ def solve_command(
 
     r = _rules(rules)
     if players not in (1, 2):
-        raise BadInput(f"--players {players}: solve 1 (solo) or 2 (two players)")
-    t = _t(ctx)
+        raise BadInput("cli.error.players", players=players)
     if (reason := refusal(r)) is not None and (players == 2 or not r.three_farkles):
-        raise BadInput(t("cli.solve.refused", rules=r, reason=t.too_long(reason)))
+        raise BadInput("cli.solve.refused", rules=r, reason=reason)
+    t = _t(ctx)
     data: dict[str, Any] = {"rules": str(r), "players": players}
     with _solving(t("cli.solve.solving", rules=r, players=t.plural("cli.solve.players", players)), as_json):
         if players == 1:
@@ -641,33 +640,31 @@ def advise_command(
     r = _rules(rules)
     if at is not None:
         if scores is not None or turn or dice_left is not None:
-            raise BadInput("--position holds the scores, the turn total and the dice in hand: give no --scores, "
-                           "--turn nor --dice-left with it")
+            raise BadInput("cli.error.position_alone")
         try:
             game = Game.from_position(r, at)
         except ValueError as exc:
-            raise BadInput(f"--position: {exc}") from None
+            raise BadInput("cli.error.position", reason=exc) from None
         seat, banked, turn, n = game.to_act, list(game.scores), game.turn_total, game.dice_in_hand
-        roll = _read_roll(dice, r) if dice else None
+        roll = parse_dice(dice, r.dice) if dice else None
         if not isinstance(seat, int) and (seat is not CHANCE or roll is None):
-            raise BadInput("--position: the game is over" if seat is not CHANCE else
-                           "--position: the dice are being rolled: give them (DICE)")
+            raise BadInput("cli.error.position_over" if seat is not CHANCE else "cli.error.position_rolling")
         seat = game.current
     else:
         if scores is None:
-            raise BadInput("give the banked scores (--scores 3000,4500), or a whole --position")
+            raise BadInput("cli.error.no_scores")
         try:
             banked = [int(s) for s in scores.split(",")]
         except ValueError:
-            raise BadInput(f"--scores {scores}: write the banked scores as numbers, yours first: 3000,4500") from None
-        roll = _read_roll(dice, r) if dice else None
+            raise BadInput("cli.error.scores", scores=scores) from None
+        roll = parse_dice(dice, r.dice) if dice else None
         if roll is not None and dice_left is not None and len(roll) != dice_left:
-            raise BadInput(f"{len(roll)} dice given, but --dice-left is {dice_left}")
+            raise BadInput("cli.error.dice_left", given=len(roll), dice_left=dice_left)
         n = dice_left if dice_left is not None else (len(roll) if roll is not None else r.dice)
         try:
             game = position(r, banked, turn_total=turn, dice_in_hand=n)
         except ValueError as exc:
-            raise BadInput(str(exc)) from None
+            raise BadInput("cli.error.plain", message=exc) from None
         seat = 0
     turn_before = game.turn
     if roll is not None:
@@ -676,7 +673,7 @@ def advise_command(
                 game.apply(ROLL)
             game.apply_roll(roll)
         except (IllegalMoveError, InvalidMoveError) as exc:
-            raise BadInput(f"DICE: {exc}") from None
+            raise BadInput("cli.error.dice", reason=exc) from None
     roll = roll or game.roll
     data: dict[str, Any] = {"rules": str(r), "scores": banked, "turn": turn, "dice_left": n,
                             "dice": None if roll is None else list(roll)}
@@ -721,9 +718,9 @@ def plot_command(
 
     r = _rules(rules)
     if chart not in ("bank", "win", "all"):
-        raise BadInput(f"--chart {chart}: the charts are bank, win and all")
+        raise BadInput("cli.error.chart", chart=chart)
     if not output.is_dir():
-        raise BadInput(f"--output {output}: no such folder")
+        raise BadInput("cli.error.output", output=output)
     written = []
     try:
         if chart in ("bank", "all"):
@@ -732,7 +729,7 @@ def plot_command(
             with _solving(f"Solving {r} for two players (once; cached after)", False):
                 written.append(win_chart(r, output / file_name("win", r)))
     except OSError as exc:
-        raise BadInput(f"cannot write to {output}: {exc.strerror or exc}") from None
+        raise BadInput("cli.error.write", output=output, reason=exc.strerror or str(exc)) from None
     for path in written:
         print(path)
 
@@ -760,18 +757,21 @@ def _cost(t: Translator, measure: str, cost: float) -> str:
 
 
 def _language(argv: Sequence[str]) -> str:
-    """The language ``--lang`` asks for before the command (English when it is not given or not known): the help
-    is built before the root command reads its options."""
+    """The language ``--lang`` asks for before the command, or after ``play``, whose own option it is (English
+    when it is not given or not known): the help and the error lines are worded before, or without, the
+    commands reading their options."""
+    command = None
     for k, word in enumerate(argv):
         if word == "--lang" and k + 1 < len(argv):
             lang = argv[k + 1]
         elif word.startswith("--lang="):
             lang = word.removeprefix("--lang=")
-        elif word.startswith("-"):
-            continue
         else:
-            break  # the command: its own options follow
-        return lang if lang in LANGUAGES else "en"
+            if command is None and not word.startswith("-"):
+                command = word
+            continue
+        if command in (None, "play"):
+            return lang if lang in LANGUAGES else "en"
     return "en"
 
 
@@ -837,9 +837,30 @@ def _formatter(t: Translator) -> type:
     return Formatter
 
 
-def _fail(message: str) -> NoReturn:
+def _fail(lang: str, error: Exception) -> NoReturn:
+    """A user mistake as one line on stderr, exit code 2: a :class:`BadInput` worded by the catalogue of ``lang``
+    (an engine's error among its values, or alone, by its refusal)."""
+    from hotdice.i18n import Translator
+
+    t = Translator(lang)
+    if isinstance(error, BadInput):
+        message = t(error.key, **{name: _worded(t, value) for name, value in error.values.items()})
+    else:
+        message = t.error(error)
     print(f"hotdice: error: {message}", file=sys.stderr)
     raise SystemExit(2)
+
+
+def _worded(t: Translator, value: object) -> object:
+    """A value of a :class:`BadInput` in ``t``'s language: an error by its refusal or its fact (a record's), a
+    solve refused by its bound; a name or a number as it is."""
+    from hotdice.analysis.solver import TooLong
+
+    if isinstance(value, TooLong):
+        return t.too_long(value)
+    if told := getattr(value, "told", None):
+        return _tell(t.lang, [told])[0]
+    return t.error(value) if isinstance(value, Exception) else value
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -854,12 +875,14 @@ def main(argv: list[str] | None = None) -> None:
         translate_help(command, lang)
     try:
         code = command.main(args=args, prog_name="hotdice", standalone_mode=False)
-    except typer.TyperException as exc:  # unknown option, missing argument, bad value...
-        _fail(exc.format_message().strip().splitlines()[0] if exc.format_message().strip() else "bad usage")
+    except typer.TyperException as exc:  # unknown option, missing argument, bad value...: Click's English
+        usage = exc.format_message().strip()
+        _fail(lang, BadInput("cli.error.plain", message=usage.splitlines()[0]) if usage else
+              BadInput("cli.error.usage"))
     except (BadInput, RulesError, DiceError) as exc:
-        _fail(str(exc))
+        _fail(lang, exc)
     except typer.Abort:
-        _fail("aborted")
+        _fail(lang, BadInput("cli.error.aborted"))
     except BrokenPipeError:
         sys.stderr.close()
         raise SystemExit(1) from None

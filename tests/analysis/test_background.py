@@ -54,6 +54,15 @@ def until_ready(solver: bg.Solver, kind: bg.Kind, rules: Rules, timeout: float =
     return seen
 
 
+def until_state(solver: bg.Solver, rules: Rules, state: str) -> bg.Status:
+    """The status of the two-player table once it is in ``state``."""
+    deadline = time.monotonic() + 30
+    while (status := solver.status("two", rules) or bg.READY).state != state:
+        assert time.monotonic() < deadline, f"{rules} never got to {state}: {status}"
+        time.sleep(0.02)
+    return status
+
+
 def counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The rules of every two-player solve the background solver starts."""
     started: list[str] = []
@@ -114,6 +123,7 @@ def test_the_queue_is_bounded_and_says_so() -> None:
     assert solver.request("two", second).state == "queued"
     full = solver.request("two", third)
     assert full.state == "full" and full.reason is not None and "2 rule sets" in full.reason
+    assert full.json()["why"] == {"code": "full", "values": {"capacity": 2}}
     assert solver.status("two", third) is None  # not queued: asked again later, it may be
     until_ready(solver, "two", second)
     assert solver.request("two", third).state in ("queued", "solving")
@@ -178,8 +188,29 @@ def test_a_patient_hard_waits_for_its_table_and_only_it(monkeypatch: pytest.Monk
     monkeypatch.setattr(bg, "two_player_solution", lambda rules: 1 / 0)  # the solve fails
     until_failed = Game(failed, ["you", "hard"])
     pending(patient, until_failed)
-    deadline = time.monotonic() + 30
-    while (own.status("two", failed) or bg.READY).state != "failed":
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
+    until_state(own, failed, "failed")
     assert pending(patient, until_failed) is None  # a failed solve: it plays expected points, as today
+
+
+def test_a_full_queue_and_a_failed_solve_are_facts_worded_in_every_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The English ``reason`` of the JSON is what it always was; the facts beside it word it in French (the
+    terminal, and the browser's script from the same catalogue) without English."""
+    from hotdice.i18n import Translator
+    from tests.french_support import english_left
+    from tests.test_i18n import typography_faults
+
+    solver = bg.Solver()
+    monkeypatch.setattr(bg, "two_player_solution", lambda rules: 1 / 0)
+    rules = fresh_rules()
+    solver.request("two", rules)
+    failed = until_state(solver, rules, "failed")
+    full = bg.Solver(capacity=0).request("two", fresh_rules())
+    assert full.json() == {"state": "full", "progress": 0.0, "why": {"code": "full", "values": {"capacity": 0}},
+                           "reason": "the solver has 0 rule sets to work out already: ask again in a few minutes"}
+    assert failed.json() == {"state": "failed", "progress": 0.0, "why": {"code": "failed", "values": {
+        "error": "division by zero"}}, "reason": "the solve failed: division by zero"}
+    for status in (full, failed):
+        assert Translator("en").unsolved(status) == status.reason
+        french = Translator("fr").unsolved(status)
+        assert english_left(french) == [] and typography_faults(french) == [], french
+    assert Translator("fr").unsolved(failed) == "la résolution a échoué\u00a0: division by zero"

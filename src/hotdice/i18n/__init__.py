@@ -40,6 +40,7 @@ from hotdice.game.refusals import Refusal, Refused, Words
 
 if TYPE_CHECKING:
     from hotdice.analysis.solver import TooLong
+    from hotdice.analysis.solver.background import Status
 
 __all__ = [
     "LANGUAGES", "LOCALES", "Namer", "Translator", "catalog", "decimal", "detect_language", "number", "percent",
@@ -214,6 +215,15 @@ class Translator:
         """Why Hard cannot play some rules exactly (:class:`hotdice.analysis.solver.TooLong`), from its fields:
         in English, its ``str()``."""
         return self("hard.too_long", max=reason.max_target, target=reason.target)
+
+    def unsolved(self, status: Status) -> str:
+        """Why a table of the background solver will not come, from its facts: the rules are refused
+        (:meth:`too_long`), the queue is full or the solve failed (``solver.<code>``); its state for any other."""
+        if status.too_long is not None:
+            return self.too_long(status.too_long)
+        if status.why is not None:
+            return self(f"solver.{status.why.code}", **status.why.values)
+        return status.state
 
 
 # How a front end names a seat: from its index and the name the game holds (a seat nobody named holds its English

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
@@ -26,29 +26,56 @@ from hotdice.analysis.solver import (
 )
 from hotdice.game.rules import Rules
 
-__all__ = ["QUEUE", "SOLVER", "Kind", "Solver", "Status"]
+__all__ = ["QUEUE", "SOLVER", "Kind", "Solver", "Status", "Why"]
 
 Kind = Literal["two", "race"]  # the two-player table (chance to win) or the race table (turns to go)
 QUEUE = 8  # rule sets waiting at most, the running one included: each is minutes of a core at worst
 
 
+# The English of a Why, by its code: the catalogue's solver.<code> words it in a front end's language.
+ENGLISH: Mapping[str, str] = {
+    "full": "the solver has {capacity} rule sets to work out already: ask again in a few minutes",
+    "failed": "the solve failed: {error}",
+}
+
+
+@dataclass(frozen=True)
+class Why:
+    """Why a table will not come, as facts: the queue is full (``capacity``) or the solve failed (``error``, the
+    exception's own text); a front end words it from the catalogue's ``solver.<code>``, ``str()`` is the English."""
+
+    code: Literal["full", "failed"]
+    values: Mapping[str, Any]
+
+    def __str__(self) -> str:
+        return ENGLISH[self.code].format(**self.values)
+
+
 @dataclass(frozen=True)
 class Status:
-    """Where a table stands: ready, queued, solving (``progress``: share done), refused or failed (``reason``, in
-    English; a refusal's facts in ``too_long``, for a front end to word)."""
+    """Where a table stands: ready, queued, solving (``progress``: share done), refused, full or failed
+    (``reason``, in English; its facts in ``too_long`` or ``why``, for a front end to word)."""
 
     state: Literal["ready", "queued", "solving", "refused", "full", "failed"]
     progress: float = 0.0
     reason: str | None = None
     too_long: TooLong | None = None
+    why: Why | None = None
 
     @property
     def ready(self) -> bool:
         return self.state == "ready"
 
     def json(self) -> dict[str, Any]:
-        refused = {} if self.too_long is None else {"too_long": asdict(self.too_long)}
-        return {"state": self.state, "progress": round(self.progress, 3), "reason": self.reason, **refused}
+        facts = {} if self.too_long is None else {"too_long": asdict(self.too_long)}
+        if self.why is not None:
+            facts["why"] = {"code": self.why.code, "values": dict(self.why.values)}
+        return {"state": self.state, "progress": round(self.progress, 3), "reason": self.reason, **facts}
+
+
+def _unsolved(why: Why) -> Status:
+    """The status of a table that will not come, with its reason in English and as facts."""
+    return Status(why.code, reason=str(why), why=why)
 
 
 READY = Status("ready", 1.0)
@@ -96,8 +123,7 @@ class Solver:
             if _at_hand(kind, rules):
                 return READY
             if len(self._queue) + any(j.status.state == "solving" for j in self._jobs.values()) >= self.capacity:
-                return Status("full", reason=f"the solver has {self.capacity} rule sets to work out already: "
-                                             "ask again in a few minutes")
+                return _unsolved(Why("full", {"capacity": self.capacity}))
             job = _Job(kind, rules, Status("queued"), threading.Event())
             self._jobs[(kind, str(rules))] = job
             self._queue.append(job)
@@ -128,7 +154,7 @@ class Solver:
                 (two_player_solution if job.kind == "two" else race_solution)(job.rules)
             except Exception as exc:
                 with self._lock:
-                    job.status = Status("failed", reason=f"the solve failed: {exc}")
+                    job.status = _unsolved(Why("failed", {"error": str(exc)}))
             else:
                 with self._lock:
                     del self._jobs[(job.kind, str(job.rules))]

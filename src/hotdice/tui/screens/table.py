@@ -617,8 +617,7 @@ class TableScreen(HotDiceScreen):
         t = self.hotdice.t
         if status.state in ("queued", "solving"):
             return t(key, percent=t.percent(status.progress))
-        reason = t.too_long(status.too_long) if status.too_long is not None else status.reason or status.state
-        return t(waiting_key, reason=reason)
+        return t(waiting_key, reason=t.unsolved(status))
 
     def _measure(self, measure: str, value: float) -> str:
         t = self.hotdice.t

@@ -346,9 +346,11 @@
 
   function solverText(status, key, waitingKey = "table.hard_waiting") {
     if (status.state === "queued" || status.state === "solving") return t(key, { percent: pct(status.progress) });
-    const long = status.too_long;  // Hard cannot solve these rules: worded from its bounds (hotdice.i18n too_long)
+    // Why the table will not come, worded from its facts (hotdice.i18n Translator.unsolved): Hard cannot solve these
+    // rules (its bounds), the solver's queue is full or the solve failed (solver.<code>).
+    const long = status.too_long, why = status.why;
     const reason = long ? t("hard.too_long", { max: long.max_target, target: long.target })
-      : status.reason || status.state;
+      : why ? t(`solver.${why.code}`, why.values) : status.state;
     return t(waitingKey, { reason });
   }
 
