@@ -6,8 +6,10 @@ the same in both."""
 from __future__ import annotations
 
 import dataclasses
+import errno
 import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -134,6 +136,7 @@ def test_the_english_error_lines_are_what_they_were(args: tuple[str, ...]) -> No
 
 
 def test_the_english_catalogue_words_the_errors_as_the_code_did() -> None:
+    from hotdice import i18n
     from hotdice.i18n import Translator
 
     t = Translator("en")
@@ -143,6 +146,9 @@ def test_the_english_catalogue_words_the_errors_as_the_code_did() -> None:
     assert t("cli.error.terminal") == "hotdice play needs a terminal: run it in a terminal window"
     assert t("cli.error.play_lang", lang="de") == "--lang de: the languages are fr and en"
     assert t("cli.error.aborted") == "aborted" and t("cli.error.usage") == "bad usage"
+    for name, words in i18n.catalog("en").items():  # a system error: the system's own English
+        if name.startswith("os."):
+            assert os.strerror(getattr(errno, name.removeprefix("os."))) == words
 
 
 @pytest.mark.parametrize("args", sorted(ERRORS))
@@ -153,6 +159,8 @@ def test_bad_input_in_french_is_one_french_line(args: tuple[str, ...]) -> None:
     assert french.returncode == 2 and french.stdout == "" and french.stderr.count("\n") == 1
     assert french.stderr.startswith("hotdice: error: ") and french.stderr != hotdice(*args).stderr
     assert english_left(french.stderr) == [], french.stderr
+    if args[0] == "replay":
+        assert french.stderr.endswith("\u00a0: Fichier ou dossier introuvable\n"), french.stderr
 
 
 def test_usage_errors_and_an_unknown_language_stay_english() -> None:

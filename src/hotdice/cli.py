@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import secrets
 import sys
@@ -302,7 +303,7 @@ def _read_record(file: Path) -> str:
     try:
         return file.read_text(encoding="utf-8")
     except OSError as exc:
-        raise BadInput("cli.error.read", file=file, reason=exc.strerror or str(exc)) from None
+        raise BadInput("cli.error.read", file=file, reason=exc) from None
     except UnicodeDecodeError:
         raise BadInput("cli.error.not_text", file=file) from None
 
@@ -473,7 +474,7 @@ def serve_command(
         with socket.create_server((host, port)):
             pass
     except OSError as exc:
-        raise BadInput("cli.error.listen", host=host, port=port, reason=exc.strerror or str(exc)) from None
+        raise BadInput("cli.error.listen", host=host, port=port, reason=exc) from None
     try:
         settings = Settings.from_env()
     except ValueError as exc:  # a rate limit, a body size or a device key that does not read
@@ -729,7 +730,7 @@ def plot_command(
             with _solving(f"Solving {r} for two players (once; cached after)", False):
                 written.append(win_chart(r, output / file_name("win", r)))
     except OSError as exc:
-        raise BadInput("cli.error.write", output=output, reason=exc.strerror or str(exc)) from None
+        raise BadInput("cli.error.write", output=output, reason=exc) from None
     for path in written:
         print(path)
 
@@ -853,11 +854,15 @@ def _fail(lang: str, error: Exception) -> NoReturn:
 
 def _worded(t: Translator, value: object) -> object:
     """A value of a :class:`BadInput` in ``t``'s language: an error by its refusal or its fact (a record's), a
-    solve refused by its bound; a name or a number as it is."""
+    system error by its errno (the catalogue's ``os.<name>``, the system's own words for the others), a solve
+    refused by its bound; a name or a number as it is."""
     from hotdice.analysis.solver import TooLong
 
     if isinstance(value, TooLong):
         return t.too_long(value)
+    if isinstance(value, OSError):
+        key = f"os.{errno.errorcode.get(value.errno or 0)}"
+        return t(key) if t.has(key) else value.strerror or str(value)
     if told := getattr(value, "told", None):
         return _tell(t.lang, [told])[0]
     return t.error(value) if isinstance(value, Exception) else value
