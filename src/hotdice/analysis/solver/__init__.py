@@ -54,7 +54,7 @@ FORMAT = 3
 SHIPPED = Path(__file__).parent / "tables"
 # The shipped tables: the presets, each alone and with the house rules the settings offer (two players; the solo
 # race too where there is no penalty, which the race solver does not take). The two farkle tables under the
-# penalty take about 25 minutes each to solve: scripts/build_tables.py builds them last.
+# penalty take the longest to solve (minutes each): scripts/build_tables.py builds them last.
 SHIPPED_RULES = (
     "5000-fr", "5000-fr-6", "5000", "farkle",
     "5000-fr,entry=500", "5000-fr-6,entry=500", "5000,entry=500", "farkle,entry=500",
