@@ -377,3 +377,32 @@ def test_the_solvers_refusal_is_worded_in_the_users_language() -> None:
         assert french.stderr.startswith(f"hotdice: error: règles {rules}\u00a0: ")
         assert f"objectif de {MAX_TARGET}" in french.stderr
         assert english_left(french.stderr) == [] and french.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "english"),
+    [
+        (("simulate", "-p", "nobody", "-n", "1"),
+         "unknown player 'nobody'; players are: random, greedy, easy, medium, hard"),
+        (("simulate", "-p", "greedy:x", "-n", "1"), "player 'greedy:x': the bank threshold must be a whole number of "
+         "points, 0 or more"),
+        (("simulate", "-p", "easy:3", "-n", "1"), "player 'easy:3': easy takes no argument"),
+        (("simulate", "-p", "easy", "-n", "0"), "--games must be at least 1, not 0"),
+        (("simulate", "-p", ",".join(["easy"] * 9), "-n", "1"), "a game has 1 to 8 players, not 9"),
+        (("verify", str(GOLDEN / "farkle.json"), "--key", "xyz"), f"{GOLDEN / 'farkle.json'}: the key 'xyz' is not "
+         "hexadecimal bytes"),
+        (("verify", str(GOLDEN / "farkle.json"), "--commitment", "12"),
+         f"{GOLDEN / 'farkle.json'}: the commitment '12' is not a SHA-256 in hex (64 hexadecimal digits)"),
+    ],
+)
+def test_simulation_and_verification_refusals_are_facts_worded_in_french(args: tuple[str, ...], english: str) -> None:
+    """A simulation or a verification that cannot run says why as facts (hotdice.game.told): the English exactly as
+    before, the French with no English left, one line each, exit 2."""
+    from tests.test_cli import hotdice
+
+    en, fr = hotdice(*args), hotdice("--lang", "fr", *args)
+    assert en.returncode == fr.returncode == 2 and en.stdout == fr.stdout == ""
+    assert en.stderr == f"hotdice: error: {english}\n", en.stderr
+    said = re.sub("«\u00a0[^»]*\u00a0»", "«\u00a0x\u00a0»", fr.stderr.removeprefix("hotdice: error: "))
+    said = said.replace(str(GOLDEN / "farkle.json"), "x")  # what was typed stays as it is
+    assert fr.stderr.count("\n") == 1 and french_faults(said) == [], fr.stderr

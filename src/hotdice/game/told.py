@@ -145,6 +145,19 @@ ENGLISH: Mapping[str, str] = {
     "after_reveal": "history line {line} ('{text}') was played at {played:time}, after the dice key was revealed at "
     "{revealed:time}: every roll was known by then",
     "plain": "{text}",
+    # nothing to verify (hotdice.game.verify.VerifyError)
+    "bad_key": "the key '{key}' is not hexadecimal bytes",
+    "unfinished_record": "the record is of an unfinished game: only a finished game can be verified",
+    "bad_commitment": "the commitment '{commitment}' is not a SHA-256 in hex (64 hexadecimal digits)",
+    "no_key": "the record holds no dice key: give the revealed key with --key HEX (games with live dice have no key "
+    "and cannot be verified)",
+    # a simulation that cannot be run (hotdice.sim.simulate.SimulationError) or a player spec that names nobody
+    "sim_players": "a game has 1 to {most} players, not {n}",
+    "sim_games": "--games must be at least 1, not {games}",
+    "unknown_player": "unknown player '{spec}'; players are: {players}",
+    "empty_player": "a player spec is empty; players are: {players}",
+    "no_argument": "player '{spec}': {name} takes no argument",
+    "bad_threshold": "player '{spec}': the bank threshold must be a whole number of points, 0 or more",
 }
 
 _ENGLISH_TELLING = Telling(ENGLISH.__getitem__)

@@ -29,7 +29,12 @@ _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 class VerifyError(ValueError):
-    """Nothing to verify: the input is not a finished game's record, or a key or commitment is malformed."""
+    """Nothing to verify: the input is not a finished game's record, or a key or commitment is malformed; why, as
+    data, in :attr:`told` (``str()`` is its English)."""
+
+    def __init__(self, told: Told) -> None:
+        super().__init__(str(told))
+        self.told = told
 
 
 @dataclass(frozen=True)
@@ -54,7 +59,7 @@ def parse_key(text: str) -> bytes:
     """A dice key written in hex (as records and the web service show it); VerifyError if it is not one."""
     cleaned = text.strip().lower()
     if not _HEX.fullmatch(cleaned):
-        raise VerifyError(f"the key '{text[:80]}' is not hexadecimal bytes")
+        raise VerifyError(Told("bad_key", {"key": text[:80]}))
     return bytes.fromhex(cleaned)
 
 
@@ -65,7 +70,7 @@ def verify_text(text: str, *, key: str | None = None, commitment: str | None = N
     except RecordAltered as exc:
         return _fails(exc)
     except RecordError as exc:
-        raise VerifyError(str(exc)) from None
+        raise VerifyError(exc.told or Told("plain", {"text": str(exc)})) from None
     return verify(record, key=None if key is None else parse_key(key), commitment=commitment)
 
 
@@ -76,16 +81,13 @@ def verify(record: Record, *, key: bytes | None = None, commitment: str | None =
     game (except one its key's reveal ended: the record says when that was).
     """
     if record.result.winners is None and (record.revealed_at is None or record.played_at is None):
-        raise VerifyError("the record is of an unfinished game: only a finished game can be verified")
+        raise VerifyError(Told("unfinished_record"))
     wanted = None if commitment is None else commitment.strip().lower()
     if wanted is not None and not _SHA256.fullmatch(wanted):
-        raise VerifyError(f"the commitment '{commitment}' is not a SHA-256 in hex (64 hexadecimal digits)")
+        raise VerifyError(Told("bad_commitment", {"commitment": commitment}))
     if key is None:
         if record.seed is None:
-            raise VerifyError(
-                "the record holds no dice key: give the revealed key with --key HEX "
-                "(games with live dice have no key and cannot be verified)"
-            )
+            raise VerifyError(Told("no_key"))
         key, source = bytes.fromhex(record.seed), "key_record"
     else:
         if record.seed is not None and record.seed != key.hex():

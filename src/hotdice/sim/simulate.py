@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 from hotdice.game.dice import SeededDice
 from hotdice.game.engine import MAX_PLAYERS, Game
 from hotdice.game.rules import Rules
-from hotdice.play.players import make_player, play_game
+from hotdice.game.told import Told
+from hotdice.play.players import PlayerSpecError, make_player, play_game
 
 if TYPE_CHECKING:
     from hotdice.sim.compiled import Seat
@@ -31,7 +32,12 @@ Z95 = 1.959963984540054  # the 97.5 % quantile of the standard normal distributi
 
 
 class SimulationError(ValueError):
-    """A simulation that cannot be run as asked: unknown player, no games, too few or too many players."""
+    """A simulation that cannot be run as asked: unknown player, no games, too few or too many players; why, as
+    data, in :attr:`told` (``str()`` is its English)."""
+
+    def __init__(self, told: Told) -> None:
+        super().__init__(str(told))
+        self.told = told
 
 
 def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
@@ -130,14 +136,14 @@ def simulate(
     """
     n = len(specs)
     if not 1 <= n <= MAX_PLAYERS:
-        raise SimulationError(f"a game has 1 to {MAX_PLAYERS} players, not {n}")
+        raise SimulationError(Told("sim_players", {"most": MAX_PLAYERS, "n": n}))
     if games < 1:
-        raise SimulationError(f"--games must be at least 1, not {games}")
+        raise SimulationError(Told("sim_games", {"games": games}))
     for spec in specs:
         try:
             make_player(spec, random.Random(0))
-        except ValueError as exc:
-            raise SimulationError(str(exc)) from None
+        except PlayerSpecError as exc:
+            raise SimulationError(exc.told) from None
     from hotdice.sim.compiled import compiled_kinds  # numba loads only when a simulation runs
 
     kinds = compiled_kinds(rules, specs) if compiled else None

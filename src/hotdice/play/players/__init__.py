@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from hotdice.game.told import Told
 from hotdice.play.players.base import Player, play_game
 from hotdice.play.players.simple import DEFAULT_THRESHOLD, GreedyPlayer, RandomPlayer
 
@@ -19,6 +20,7 @@ __all__ = [
     "GreedyPlayer",
     "Player",
     "PlayerKind",
+    "PlayerSpecError",
     "RandomPlayer",
     "computer_spec",
     "make_player",
@@ -35,16 +37,25 @@ class PlayerKind:
     build: Callable[[random.Random, str | None], Player]
 
 
+class PlayerSpecError(ValueError):
+    """A player spec that names no player, or with an argument it does not take; why, as data, in :attr:`told`
+    (``str()`` is its English)."""
+
+    def __init__(self, told: Told) -> None:
+        super().__init__(str(told))
+        self.told = told
+
+
 def _random(rng: random.Random, arg: str | None) -> Player:
     if arg is not None:
-        raise ValueError(f"player 'random:{arg}': random takes no argument")
+        raise PlayerSpecError(Told("no_argument", {"spec": f"random:{arg}", "name": "random"}))
     return RandomPlayer(rng)
 
 
 def _skilled(name: str) -> Callable[[random.Random, str | None], Player]:
     def build(rng: random.Random, arg: str | None) -> Player:
         if arg is not None:
-            raise ValueError(f"player '{name}:{arg}': {name} takes no argument")
+            raise PlayerSpecError(Told("no_argument", {"spec": f"{name}:{arg}", "name": name}))
         from hotdice.play.players import skilled  # the coach and the solver load only when a game needs them
 
         kinds: dict[str, Callable[[random.Random], Player]] = {
@@ -59,7 +70,7 @@ def _greedy(rng: random.Random, arg: str | None) -> Player:
     if arg is None:
         return GreedyPlayer()
     if not (arg.isascii() and arg.isdigit()):
-        raise ValueError(f"player 'greedy:{arg}': the bank threshold must be a whole number of points, 0 or more")
+        raise PlayerSpecError(Told("bad_threshold", {"spec": f"greedy:{arg}"}))
     return GreedyPlayer(int(arg))
 
 
@@ -80,12 +91,13 @@ PLAYERS: dict[str, PlayerKind] = {
 
 
 def make_player(spec: str, rng: random.Random) -> Player:
-    """The player a spec names, with ``rng`` as its only source of randomness; ValueError if there is none."""
+    """The player a spec names, with ``rng`` as its only source of randomness; PlayerSpecError if there is none."""
     name, sep, arg = spec.strip().partition(":")
     kind = PLAYERS.get(name.strip().lower())
     if kind is None:
-        what = f"unknown player '{spec}'" if spec.strip() else "a player spec is empty"
-        raise ValueError(f"{what}; players are: {', '.join(PLAYERS)}")
+        players = ", ".join(PLAYERS)
+        raise PlayerSpecError(Told("unknown_player", {"spec": spec, "players": players}) if spec.strip()
+                            else Told("empty_player", {"players": players}))
     return kind.build(rng, arg.strip() if sep else None)
 
 
