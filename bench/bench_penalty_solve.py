@@ -7,7 +7,8 @@ or ``python bench/bench_penalty_solve.py --sweeps 10`` (no solve: the sweeps of 
 Solves from scratch (the cache is not read), as Hard and the coach do on first use of such rules, then
 reports how often the progress moved and the largest Bellman residual of the table from
 ``hotdice.analysis.solver.check`` (an independent re-sweep of every state with every legal set-aside).
-``--before SRC`` solves the same rules with another checkout's ``src`` (e.g. main's, today's method) in a child
+``--before SRC`` solves the same rules with another checkout's ``src`` (e.g. main's, today's method, or the
+package as it was when issue 16 was filed, ``git worktree add /tmp/orig e4091db``: ``/tmp/orig/src``) in a child
 process first, and prints both side by side with the largest difference between the two tables. Other work
 on the machine inflates wall time: the load average is printed, and CPU time is the figure to compare.
 """
@@ -27,7 +28,17 @@ from typing import Any
 
 import numpy as np
 
-from hotdice.game.rules import Rules
+
+def _solver() -> Any:
+    """The solver's module and the rules' class, in this package's layout or in the one before 2026-12-01 19:54
+    (``hotdice.players.solver``, ``hotdice.rules``), so that ``--before`` can run the method of that time."""
+    try:
+        from hotdice.analysis.solver import two_player as module
+        from hotdice.game.rules import Rules
+    except ImportError:
+        from hotdice.players.solver import two_player as module  # type: ignore[no-redef]
+        from hotdice.rules import Rules  # type: ignore[no-redef]
+    return module, Rules
 
 
 def solve(text: str, save: Path, guessed: bool = False) -> tuple[dict[str, Any], Any]:
@@ -35,12 +46,17 @@ def solve(text: str, save: Path, guessed: bool = False) -> tuple[dict[str, Any],
     saved too). ``guessed``: the passes start from the table of the game without the penalty read as
     ``two_player_solution`` would when it is at hand (shipped or cached), instead of solving it first."""
     import hotdice
-    from hotdice.analysis.solver import two_player_solution
-    from hotdice.analysis.solver.two_player import solve_two_players
 
-    rules = Rules.parse(text)
+    module, rules_class = _solver()
+    solve_two_players = module.solve_two_players
+    rules = rules_class.parse(text)
     solve_two_players(rules.replace(target=1000))  # compile the kernels first: not part of the figure
-    guess = {"guess": two_player_solution(rules.replace(three_farkles=0)).w} if guessed else {}
+    if guessed:
+        from hotdice.analysis.solver import two_player_solution
+
+        guess = {"guess": two_player_solution(rules.replace(three_farkles=0)).w}
+    else:
+        guess = {}
     wall, cpu = time.perf_counter(), time.process_time()
     told: list[tuple[float, float]] = []  # (seconds, share) as the background solver would see them
     sol = solve_two_players(rules, progress=lambda share: told.append((time.perf_counter() - wall, share)), **guess)
@@ -65,6 +81,7 @@ def sweeps(text: str, step: int) -> None:
     against the three in one sweep as they do now; and whether the values and slopes are the same."""
     from hotdice.analysis.solver import kernel, two_player_solution
     from hotdice.analysis.solver.two_player import _END_CODE
+    from hotdice.game.rules import Rules
 
     rules = Rules.parse(text)
     sol = two_player_solution(rules)
@@ -128,7 +145,7 @@ def main() -> None:
         print(json.dumps(solve(args.rules, args.child)[0]))
         return
     print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
-    print(f"rules: {Rules.parse(args.rules)}")
+    print(f"rules: {_solver()[1].parse(args.rules)}")
     print(f"load average before: {os.getloadavg()[0]:.1f}")
     if args.sweeps:
         sweeps(args.rules, args.sweeps)

@@ -221,7 +221,7 @@ def _final_turn_valuation(game: Game, sol: TwoPlayerSolution, need: int) -> Valu
     rv = np.zeros((tmax + 2, tb.dice + 1))
     rs = np.zeros((2, tmax + 2, tb.dice + 1))
     kernel.turn_sweep(tmax, tb.dice, bank_v, np.zeros((2, tmax + 1)), can, 1.0, 0.0, 0.0, 1.0, False, tb.arrays,
-                      tb.arrays, 0, 0, rv, rs)
+                      tb.unbanded, 0, 0, rv, rs)
     return _array_valuation(game, rv, bank_v, can, tmax, win=1.0, cap=1.0)
 
 

@@ -565,8 +565,8 @@ def _sweep_pairs(movers, opponents, fos, xfs, xbs, w4, final, st_score, st_enter
 
 
 @njit(cache=True, parallel=True)
-def _sweep_last_turns(seats, needs, max_total, may_bank, records, n_all, far, rv_out, bank_out, can_out, tmax_out,
-                      cap_out):  # pragma: no cover - compiled
+def _sweep_last_turns(seats, needs, max_total, may_bank, records, n_all, far, unbanded, rv_out, bank_out, can_out,
+                      tmax_out, cap_out):  # pragma: no cover - compiled
     """The arrays of coach._final_turn_valuation for each (seat, points needed in units)."""
     for q in prange(seats.size):
         seat = seats[q]
@@ -584,7 +584,7 @@ def _sweep_last_turns(seats, needs, max_total, may_bank, records, n_all, far, rv
         rv = rv_out[q]
         rv[:, :] = 0.0
         rs = np.zeros((2, rv.shape[0], n_all + 1))
-        turn_sweep(tmax, n_all, bank_v, np.zeros((2, tmax + 1)), can, 1.0, 0.0, 0.0, 1.0, False, far, far, 0, 0,
+        turn_sweep(tmax, n_all, bank_v, np.zeros((2, tmax + 1)), can, 1.0, 0.0, 0.0, 1.0, False, far, unbanded, 0, 0,
                    rv, rs)
         tmax_out[q] = tmax
         cap_out[q] = 1.0
@@ -690,7 +690,7 @@ class _HardTables:
         tmax = int(np.minimum(np.maximum(needs, 0) + 40, st.max_total).max(initial=0))
         out = self._blank(max(1, seats.size), tmax + 2)
         _sweep_last_turns(seats, needs, st.max_total, st.may_bank, st.records, self.rules.dice,
-                          self.sol.table.arrays, *out)
+                          self.sol.table.arrays, self.sol.table.unbanded, *out)
         return out
 
 

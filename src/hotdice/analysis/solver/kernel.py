@@ -17,13 +17,14 @@ LAST_ROUND, FIRST, EXACT = 0, 1, 2
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _roll(n, at, dv, d0, d1, base, farkle_v, bust_v, win_v, table):  # pragma: no cover - compiled
-    """Value (and slopes) of rolling n dice, each roll's best set-aside read at dv[base[o] + at]."""
-    gs, gp, gw, os_ = table[0], table[1], table[2], table[3]
+def _roll(g0, g1, at, dv, d0, d1, base, farkle_v, bust_v, win_v, table):  # pragma: no cover - compiled
+    """Value (and slopes) of a roll of the groups g0:g1 of ``table`` (the rolls of some number of dice), each
+    roll's best set-aside read at dv[base[o] + at]."""
+    gp, gw, os_ = table[1], table[2], table[3]
     v = 0.0
     s0 = 0.0
     s1 = 0.0
-    for g in range(gs[n], gs[n + 1]):
+    for g in range(g0, g1):
         p = gp[g]
         if gw[g]:
             v += p * win_v
@@ -63,26 +64,25 @@ def turn_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v, w
     (five 1s, or reaching an exact target: under end=exact, tmax is the room left, and set-asides past
     it are not offered). Slopes come in two channels: rs[0] with respect to the value after a farkle,
     rs[1] after a turn lost otherwise (a bust, or a bank below the entry, whose slopes are bank_s[:, t]).
-    ``far`` and ``near`` are roll tables (model.RollTable.arrays): rolls at turn totals in [lo, hi) weigh
-    the set-asides of ``near``, the others those of ``far`` (under end=last-round, where a set-aside may
-    carry the total across the target, more points are not always better: ``near`` compares fewer).
+    ``far`` is a roll table (model.RollTable.arrays), ``near`` the crossing band's (model.BandTable.arrays):
+    rolls at turn totals t in [lo, hi) weigh the set-asides of ``near`` at distance hi - t, the others those
+    of ``far`` (under end=last-round, where a set-aside may carry the total across the target, more points
+    are not always better: ``near`` compares fewer, see :func:`_band_row`).
     """
     # dv[b, t, n]: value of having set aside up to turn total t with n dice in hand, b = 1 if a bank is
     # blocked (hot dice that must be rolled, or validation pending). Rows past tmax hold what they are
     # worth (-inf = not offered, under end=exact), so the inner loop has no branch. The arrays are flat:
     # option o of a roll at turn total t reads entry base[o] + t * row.
     row = n_all + 1
-    most = 0
-    for table in (far, near):
-        if table[4].size:
-            most = max(most, table[4].max())
+    most = max(far[4].max() if far[4].size else 0, near[7].size - 1)
     top = tmax + most + 1
     plane = (top + 1) * row
     dv = np.empty(2 * plane)
     d0 = np.zeros(2 * plane)  # slope towards the value after a farkle
     d1 = np.zeros(2 * plane)  # slope towards the value after another lost turn
     base_far = far[6] * plane + far[4] * row + far[5]
-    base_near = near[6] * plane + near[4] * row + near[5]
+    planes = near[9][0]
+    base_near = near[8] if planes == 1 else near[6] * plane + near[8]
     fill = -np.inf if exact else cap_v
     for t in range(tmax + 1, top + 1):
         for n in range(row):
@@ -96,7 +96,8 @@ def turn_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v, w
         for _ in range(1000):
             moved = 0.0
             for n in range(1, n_all + 1):
-                v, s0, s1 = _roll(n, past, dv, d0, d1, base_far, farkle_v, bust_v, win_v, far)
+                v, s0, s1 = _roll(far[0][n], far[0][n + 1], past, dv, d0, d1, base_far, farkle_v, bust_v, win_v,
+                                  far)
                 moved = max(moved, abs(v - dv[plane + past + n]))
                 for t in range(tmax + 1, top + 1):
                     k = plane + t * row + n
@@ -108,17 +109,22 @@ def turn_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v, w
     if not exact:
         # rv[tmax + 1, n]: rolling n dice past the horizon, for decisions there (hotdice.analysis.coach).
         for n in range(1, n_all + 1):
-            v, s0, s1 = _roll(n, (tmax + 1) * row, dv, d0, d1, base_far, farkle_v, bust_v, win_v, far)
+            v, s0, s1 = _roll(far[0][n], far[0][n + 1], (tmax + 1) * row, dv, d0, d1, base_far, farkle_v, bust_v,
+                              win_v, far)
             rv[tmax + 1, n] = v
             rs[0, tmax + 1, n] = s0
             rs[1, tmax + 1, n] = s1
+    band = near[0]
+    broken = top + 1  # the lowest row swept so far worth more than the row above it where no cut allows it
     for t in range(tmax, -1, -1):
         at = t * row
+        d = _band_row(t, lo, hi, broken, band.shape[0] - 1)
         for n in range(1, n_all + 1):
             if lo <= t < hi:
-                v, s0, s1 = _roll(n, at, dv, d0, d1, base_near, farkle_v, bust_v, win_v, near)
+                v, s0, s1 = _roll(band[d, n], band[d, n + 1], at, dv, d0, d1, base_near, farkle_v, bust_v, win_v,
+                                  near)
             else:
-                v, s0, s1 = _roll(n, at, dv, d0, d1, base_far, farkle_v, bust_v, win_v, far)
+                v, s0, s1 = _roll(far[0][n], far[0][n + 1], at, dv, d0, d1, base_far, farkle_v, bust_v, win_v, far)
             rv[t, n] = v
             rs[0, t, n] = s0
             rs[1, t, n] = s1
@@ -140,18 +146,51 @@ def turn_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v, w
                 dv[free] = rv[t, n]
                 d0[free] = rs[0, t, n]
                 d1[free] = rs[1, t, n]
+        if _breaks(dv, t, row, n_all, 1, plane, planes, near[7], lo, hi):
+            broken = t
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _roll3(n, at, dv, d0, d1, base, farkle_v, bust_v, win_v, table, v, s0, s1):  # pragma: no cover - compiled
+def _band_row(t, lo, hi, broken, most):  # pragma: no cover - compiled
+    """The row of the band table the rolls at turn total t weigh: the distance to the target, or 0 (every
+    set-aside) where a row it may land on is worth more than the row above it with no cut between them
+    (``broken``: the lowest such row swept so far). Exact either way: the rows compare points only where the
+    values swept rise with them."""
+    if lo <= t < hi and broken > t + most - 1:
+        return hi - t
+    return 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _breaks(dv, t, row, n_all, channels, plane, planes, cut, lo, hi):  # pragma: no cover - compiled
+    """Whether row t, just swept, is worth more than row t + 1 for some dice in hand (and channel) where the
+    band's tables assume it is not: t lies where rolls of the band may land, and no cut sits between t and
+    t + 1, in any of ``planes`` (2 where a set-aside lands on the blocked plane, else 1)."""
+    most = cut.size - 1
+    if not lo < t < hi + most - 1:
+        return False
+    e = hi - t
+    if 0 < e <= most and cut[e]:
+        return False
+    for b in range(planes):
+        for n in range(1, n_all + 1):
+            k = (b * plane + t * row + n) * channels
+            for c in range(channels):
+                if dv[k + c] > dv[k + row * channels + c]:
+                    return True
+    return False
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _roll3(g0, g1, at, dv, d0, d1, base, farkle_v, bust_v, win_v, table, v, s0, s1):  # pragma: no cover - compiled
     """:func:`_roll` for three values after a farkle at once (channels, last and contiguous in dv): one walk
     over the rolls and set-asides, a best set-aside per channel; fills v, s0, s1."""
-    gs, gp, gw, os_ = table[0], table[1], table[2], table[3]
+    gp, gw, os_ = table[1], table[2], table[3]
     f0, f1, f2 = farkle_v[0], farkle_v[1], farkle_v[2]
     v0 = v1 = v2 = 0.0
     a0 = a1 = a2 = 0.0  # slopes towards the value after a farkle
     b0 = b1 = b2 = 0.0  # towards the value after another lost turn
-    for g in range(gs[n], gs[n + 1]):
+    for g in range(g0, g1):
         p = gp[g]
         if gw[g]:
             v0 += p * win_v
@@ -214,17 +253,15 @@ def _start_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v,
     in a row) share the walk over the rolls."""
     c_all = 3
     row = n_all + 1
-    most = 0
-    for table in (far, near):
-        if table[4].size:
-            most = max(most, table[4].max())
+    most = max(far[4].max() if far[4].size else 0, near[7].size - 1)
     top = tmax + most + 1
     plane = (top + 1) * row
     dv = np.empty(2 * plane * c_all)
     d0 = np.zeros(2 * plane * c_all)
     d1 = np.zeros(2 * plane * c_all)
     base_far = far[6] * plane + far[4] * row + far[5]
-    base_near = near[6] * plane + near[4] * row + near[5]
+    planes = near[9][0]
+    base_near = near[8] if planes == 1 else near[6] * plane + near[8]
     v = np.empty(c_all)
     s0 = np.empty(c_all)
     s1 = np.empty(c_all)
@@ -236,7 +273,8 @@ def _start_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v,
         for _ in range(1000):
             moved = 0.0
             for n in range(1, n_all + 1):
-                _roll3(n, past, dv, d0, d1, base_far, farkle_v, bust_v, win_v, far, v, s0, s1)
+                _roll3(far[0][n], far[0][n + 1], past, dv, d0, d1, base_far, farkle_v, bust_v, win_v, far, v, s0,
+                       s1)
                 for c in range(c_all):
                     moved = max(moved, abs(v[c] - dv[(plane + past + n) * c_all + c]))
                 for t in range(tmax + 1, top + 1):
@@ -259,8 +297,11 @@ def _start_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v,
             elif far[3][g] == far[3][g + 1]:
                 p_farkle[n] += far[1][g]
     best = np.full(c_all, max(fill, bust_v))  # the best value above the row swept (each channel)
+    band = near[0]
+    broken = top + 1  # as in turn_sweep
     for t in range(tmax, -1, -1):
         at = t * row
+        d = _band_row(t, lo, hi, broken, band.shape[0] - 1)
         for n in range(1 if t else n_all, n_all + 1):
             if prune and t and can_bank[t] and not (exact and t == tmax):
                 rest = 1.0 - p_win[n] - p_farkle[n]
@@ -276,9 +317,10 @@ def _start_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v,
                     d1[free: free + c_all] = bank_s[1, t]
                     continue
             if lo <= t < hi:
-                _roll3(n, at, dv, d0, d1, base_near, farkle_v, bust_v, win_v, near, v, s0, s1)
+                _roll3(band[d, n], band[d, n + 1], at, dv, d0, d1, base_near, farkle_v, bust_v, win_v, near, v, s0,
+                       s1)
             else:
-                _roll3(n, at, dv, d0, d1, base_far, farkle_v, bust_v, win_v, far, v, s0, s1)
+                _roll3(far[0][n], far[0][n + 1], at, dv, d0, d1, base_far, farkle_v, bust_v, win_v, far, v, s0, s1)
             if t == 0:
                 out[0] = v
                 out[1] = s0
@@ -305,15 +347,17 @@ def _start_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v,
         for n in range(1, n_all + 1 if t else 1):
             for c in range(c_all):
                 best[c] = max(best[c], dv[(at + n) * c_all + c])
+        if t and _breaks(dv, t, row, n_all, c_all, plane, planes, near[7], lo, hi):
+            broken = t
 
 
 @njit(cache=True, nogil=True)
 def crossing_band(end, room, near):  # pragma: no cover - compiled
     """Turn totals [lo, hi) from which a set-aside may carry the total across the target (room = target
     less the banked score) under end=last-round: there the ``near`` table's set-asides are weighed."""
-    if end != LAST_ROUND or near[4].size == 0:
+    if end != LAST_ROUND or near[7].size == 1:
         return 0, 0
-    return max(0, room - near[4].max()), room
+    return max(0, room - (near[7].size - 1)), room
 
 
 @njit(cache=True, nogil=True)
@@ -354,7 +398,8 @@ def pair_turn(i, j, fo, xf, xb, w4, final, st_score, st_entered, may_bank, recor
 
 
 @njit(cache=True, nogil=True)
-def final_turn_table(need_max, extra, entered_seat, may_bank, records, n_all, far):  # pragma: no cover - compiled
+def final_turn_table(need_max, extra, entered_seat, may_bank, records, n_all, far, unbanded
+                     ):  # pragma: no cover - compiled
     """F[need]: chance that a player with one last turn scores more than ``need`` (a tie counts one half)."""
     out = np.zeros(need_max + 1)
     cols = may_bank.shape[1]
@@ -369,7 +414,7 @@ def final_turn_table(need_max, extra, entered_seat, may_bank, records, n_all, fa
                 bank_v[t] = 1.0 if t > need else (0.5 if t == need else 0.0)
         rv = np.zeros((tmax + 2, n_all + 1))
         rs = np.zeros((2, tmax + 2, n_all + 1))
-        turn_sweep(tmax, n_all, bank_v, bank_s, can, 1.0, 0.0, 0.0, 1.0, False, far, far, 0, 0, rv, rs)
+        turn_sweep(tmax, n_all, bank_v, bank_s, can, 1.0, 0.0, 0.0, 1.0, False, far, unbanded, 0, 0, rv, rs)
         out[need] = rv[0, n_all]
     out[0] = 1.0
     return out

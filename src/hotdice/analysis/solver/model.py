@@ -16,7 +16,9 @@ show as a residual.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -26,7 +28,7 @@ from hotdice.game.engine import after_set_aside, bank_records, bank_refusal, off
 from hotdice.game.rules import End, HotDice, Rules
 from hotdice.game.scoring import scorer
 
-__all__ = ["RollTable", "Seats", "beyond", "roll_table", "seats"]
+__all__ = ["BandTable", "RollTable", "Seats", "band_table", "beyond", "roll_table", "seats"]
 
 # Under end=last-round, a bank far past the target still matters (the opponent's last turn must beat it):
 # turn totals are followed this far past the target (5000 points), and banked there.
@@ -61,59 +63,175 @@ class RollTable:
         return (self.group_start, self.group_p, self.group_win, self.opt_start, self.opt_points, self.opt_next,
                 self.opt_blocked)
 
+    @property
+    def unbanded(self) -> tuple[npt.NDArray[Any], ...]:
+        """The arrays as a :class:`BandTable`'s with only its row 0, this table: for sweeps with no crossing band
+        (a last turn, the solo race), which the kernels still take one for."""
+        return _band_arrays(self.dice, np.ascontiguousarray(self.group_start.reshape(1, -1)), *self.arrays[1:],
+                            np.zeros(1, dtype=np.bool_))
+
 
 @functools.lru_cache(maxsize=32)
 def roll_table(rules: Rules, by_points: bool | None = None) -> RollTable:
     """The rolls of ``rules`` grouped, dominated set-asides dropped (none under end=exact): comparing points
     when ``by_points`` (by default only under end=first), only equal points otherwise."""
-    s = scorer(rules)
-    n_all = rules.dice
+    # Under end=last-round more points can be worse (reaching the target by a little hands the opponent a last
+    # turn to beat it): there only equal points are compared, unless the caller knows every set-aside lands on
+    # the same side of the target.
+    more_is_better = rules.end is End.FIRST if by_points is None else by_points
+
+    def keep(opts: set[tuple[int, int, bool]]) -> set[tuple[int, int, bool]]:
+        return opts if rules.end is End.EXACT else _dominant(opts, more_is_better)
+
     group_start = [0, 0]
     probs: list[float] = []
     wins: list[bool] = []
     opt_start = [0]
-    points: list[int] = []
-    nexts: list[int] = []
-    blocked: list[bool] = []
-    for n in range(1, n_all + 1):
-        groups: dict[tuple[bool, tuple[tuple[int, int, bool], ...]], float] = {}
-        for roll, p in rolls_with_probability(n):
-            win = s.wins_game(roll)
-            opts = set()
-            for o in offered(rules, roll):
-                dice, hot, validate = after_set_aside(rules, o)
-                opts.add((o.points // UNIT, dice, validate or (hot and rules.hot_dice is HotDice.MUST)))
-            if rules.end is not End.EXACT:
-                # Under end=last-round more points can be worse (reaching the target by a little hands the
-                # opponent a last turn to beat it): there only equal points are compared, unless the caller
-                # knows every set-aside lands on the same side of the target.
-                more_is_better = rules.end is End.FIRST if by_points is None else by_points
-                opts = {
-                    o for o in opts
-                    if not any(q != o and (q[0] >= o[0] if more_is_better else q[0] == o[0])
-                               and q[1] >= o[1] and q[2] <= o[2] for q in opts)
-                }
-            key = (win, tuple(sorted(opts)) if not win else ())
-            groups[key] = groups.get(key, 0.0) + float(p)
-        for (win, opts_key), prob in sorted(groups.items()):
-            probs.append(prob)
+    options: list[tuple[int, int, bool]] = []
+    for rolls in _offers(rules)[1:]:
+        for win, opts, p in _grouped(rolls, keep):
+            probs.append(p)
             wins.append(win)
-            for pts, nxt, block in opts_key:
-                points.append(pts)
-                nexts.append(nxt)
-                blocked.append(block)
-            opt_start.append(len(points))
+            options.extend(opts)
+            opt_start.append(len(options))
         group_start.append(len(probs))
+    points, nexts, blocked = _option_arrays(options)
     return RollTable(
-        dice=n_all,
+        dice=rules.dice,
         group_start=np.array(group_start, dtype=np.int64),
         group_p=np.array(probs, dtype=np.float64),
         group_win=np.array(wins, dtype=np.bool_),
         opt_start=np.array(opt_start, dtype=np.int64),
-        opt_points=np.array(points, dtype=np.int64),
-        opt_next=np.array(nexts, dtype=np.int64),
-        opt_blocked=np.array(blocked, dtype=np.int64),
+        opt_points=points,
+        opt_next=nexts,
+        opt_blocked=blocked,
     )
+
+
+def _option_arrays(options: list[tuple[int, int, bool]]) -> tuple[npt.NDArray[np.int64], ...]:
+    """Points, dice in hand after and blocking of each set-aside, as the kernels read them."""
+    return tuple(np.array([o[k] for o in options], dtype=np.int64) for k in range(3))
+
+
+# Under end=last-round, close below the target more points are not always better: a set-aside landing 1, 2 or 3
+# units short of it can be worth more than one landing nearer (measured under farkle and 5000, BENCHMARKS.md).
+# The crossing band's roll tables compare points only among set-asides landing on the same side of these cuts.
+BAND_CUTS = (1, 2, 3)
+
+
+@dataclass(frozen=True)
+class BandTable:
+    """The rolls as weighed where a set-aside may carry the turn total across the target (end=last-round), one
+    roll table per distance to it, as flat arrays for the kernels.
+
+    Groups of n dice at distance d (units from the turn total to the target) are
+    ``group_start[d, n]:group_start[d, n + 1]``; row 0 holds every set-aside (only equal points compared), which
+    the kernels fall back on where the values swept so far break the assumption of the rows above it. Row d
+    compares points among the set-asides whose landing distance (d less their points) falls in the same segment
+    of ``cut``: ``cut[e]`` marks a landing distance e from which one unit more (e - 1) may be worth less.
+    """
+
+    dice: int
+    group_start: npt.NDArray[np.int64]  # [distance, n]
+    group_p: npt.NDArray[np.float64]
+    group_win: npt.NDArray[np.bool_]
+    opt_start: npt.NDArray[np.int64]
+    opt_points: npt.NDArray[np.int64]
+    opt_next: npt.NDArray[np.int64]
+    opt_blocked: npt.NDArray[np.int64]
+    cut: npt.NDArray[np.bool_]  # [landing distance, 0 to the most points of a set-aside]
+
+    @property
+    def arrays(self) -> tuple[npt.NDArray[Any], ...]:
+        """The arrays as the kernels take them: ``RollTable.arrays``, ``cut``, then what a sweep would otherwise
+        work out from the tens of thousands of set-asides each time: where each lands in a plane of the value
+        arrays (points × (dice + 1) + dice in hand), and the planes landed on (2 if any set-aside blocks a bank)."""
+        return _band_arrays(self.dice, self.group_start, self.group_p, self.group_win, self.opt_start, self.opt_points,
+                            self.opt_next, self.opt_blocked, self.cut)
+
+
+def _band_arrays(dice: int, *arrays: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], ...]:
+    points, nexts, blocked = arrays[4:7]
+    planes = np.array([2 if blocked.size and blocked.max() > 0 else 1], dtype=np.int64)
+    return (*arrays, points * (dice + 1) + nexts, planes)
+
+
+def _dominant(opts: set[tuple[int, int, bool]], by_points: bool) -> set[tuple[int, int, bool]]:
+    """The set-asides no other beats: as many points (at least as many when ``by_points``), at least as many dice
+    in hand, and no more blocking."""
+    return {o for o in opts
+            if not any(q != o and (q[0] >= o[0] if by_points else q[0] == o[0]) and q[1] >= o[1] and q[2] <= o[2]
+                       for q in opts)}
+
+
+def _offers(rules: Rules) -> list[list[tuple[bool, set[tuple[int, int, bool]], float]]]:
+    """For each number of dice, every roll: whether it wins at once, its set-asides as (points in units, dice in
+    hand after it, whether a bank is blocked after it), and its probability."""
+    s = scorer(rules)
+    out: list[list[tuple[bool, set[tuple[int, int, bool]], float]]] = [[]]
+    for n in range(1, rules.dice + 1):
+        rolls = []
+        for roll, p in rolls_with_probability(n):
+            opts = set()
+            for o in offered(rules, roll):
+                dice, hot, validate = after_set_aside(rules, o)
+                opts.add((o.points // UNIT, dice, validate or (hot and rules.hot_dice is HotDice.MUST)))
+            rolls.append((s.wins_game(roll), opts, float(p)))
+        out.append(rolls)
+    return out
+
+
+def _grouped(rolls: list[tuple[bool, set[tuple[int, int, bool]], float]],
+             keep: Callable[[set[tuple[int, int, bool]]], set[tuple[int, int, bool]]]
+             ) -> list[tuple[bool, tuple[tuple[int, int, bool], ...], float]]:
+    """Rolls offering the same (after ``keep``) merged, their probabilities added, in a fixed order."""
+    groups: dict[tuple[bool, tuple[tuple[int, int, bool], ...]], float] = {}
+    for win, opts, p in rolls:
+        key = (win, tuple(sorted(keep(opts))) if not win else ())
+        groups[key] = groups.get(key, 0.0) + p
+    return [(win, opts, p) for (win, opts), p in sorted(groups.items())]
+
+
+@functools.lru_cache(maxsize=32)
+def band_table(rules: Rules) -> BandTable:
+    """The crossing band's roll tables of ``rules`` (:class:`BandTable`); row 0 is :func:`roll_table`'s."""
+    offers = _offers(rules)
+    most = max((o[0] for rolls in offers for _, opts, _ in rolls for o in opts), default=0)
+    cut = np.zeros(most + 1, dtype=np.bool_)
+    cut[[c for c in BAND_CUTS if c <= most]] = True
+
+    def side(d: int, points: int) -> int:
+        e = d - points  # the landing distance: at or past the target from 0 down
+        return int(np.searchsorted(np.flatnonzero(cut), e, side="right")) if e > 0 else -1
+
+    def keep(d: int) -> Callable[[set[tuple[int, int, bool]]], set[tuple[int, int, bool]]]:
+        if d == 0:
+            return lambda opts: _dominant(opts, False)
+
+        def split(opts: set[tuple[int, int, bool]]) -> set[tuple[int, int, bool]]:
+            sides: dict[int, set[tuple[int, int, bool]]] = {}
+            for o in opts:
+                sides.setdefault(side(d, o[0]), set()).add(o)
+            return set().union(*(_dominant(v, True) for v in sides.values()))
+        return split
+
+    starts = np.zeros((most + 1, rules.dice + 2), dtype=np.int64)
+    probs: list[float] = []
+    wins: list[bool] = []
+    opt_start = [0]
+    options: list[tuple[int, int, bool]] = []
+    for d in range(most + 1):
+        starts[d, 0] = starts[d, 1] = len(probs)
+        for n in range(1, rules.dice + 1):
+            for win, opts, p in _grouped(offers[n], keep(d)):
+                probs.append(p)
+                wins.append(win)
+                options.extend(opts)
+                opt_start.append(len(options))
+            starts[d, n + 1] = len(probs)
+    points, nexts, blocked = _option_arrays(options)
+    return BandTable(rules.dice, starts, np.array(probs), np.array(wins, dtype=np.bool_),
+                     np.array(opt_start, dtype=np.int64), points, nexts, blocked, cut)
 
 
 @dataclass(frozen=True)

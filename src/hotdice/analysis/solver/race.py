@@ -63,7 +63,7 @@ def _sweep(sol: RaceSolution, seat: int, stay: float) -> tuple[npt.NDArray[np.fl
     rv = np.zeros((tmax + 2, tb.dice + 1))
     rs = np.zeros((2, tmax + 2, tb.dice + 1))
     # Values are minus the turns still needed after this one (a lost turn leaves ``stay`` of them).
-    kernel.turn_sweep(tmax, tb.dice, bank_v, bank_s, can, 0.0, -stay, -stay, 0.0, exact, tb.arrays, tb.arrays, 0, 0,
+    kernel.turn_sweep(tmax, tb.dice, bank_v, bank_s, can, 0.0, -stay, -stay, 0.0, exact, tb.arrays, tb.unbanded, 0, 0,
                       rv, rs)
     return rv, rs, bank_v, can, tmax
 

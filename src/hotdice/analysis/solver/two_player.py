@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from hotdice.analysis.solver import kernel
-from hotdice.analysis.solver.model import UNIT, RollTable, Seats, beyond, roll_table, seats
+from hotdice.analysis.solver.model import UNIT, BandTable, RollTable, Seats, band_table, beyond, roll_table, seats
 from hotdice.game.rules import End, Rules
 
 __all__ = ["Progress", "TwoPlayerSolution", "solve_two_players"]
@@ -47,9 +47,9 @@ class TwoPlayerSolution:
         return beyond(self.rules)
 
     @property
-    def near(self) -> RollTable:
+    def near(self) -> BandTable:
         """The rolls as weighed where a set-aside may cross the target (``table`` holds them elsewhere)."""
-        return roll_table(self.rules)
+        return band_table(self.rules)
 
     def counts(self, farkles_in_row: Any) -> Any:
         """Index of a count of farkles in a row in the table (always 0 without the penalty); counts may be
@@ -127,7 +127,7 @@ def solve_two_players(rules: Rules, tol: float = 1e-12, progress: Progress | Non
     past = beyond(rules)
     st = seats(rules)
     tb = roll_table(rules, by_points=True)  # more points are better, except across the target (``near``)
-    near = roll_table(rules)
+    near = band_table(rules)
     target = st.target
     offset = 1 if rules.entry > 0 else 0
     need_max = target + past
@@ -138,7 +138,8 @@ def solve_two_players(rules: Rules, tol: float = 1e-12, progress: Progress | Non
             if e == 0 and not offset:
                 continue
             seat = 0 if e == 0 else st.score.size - 1
-            final[e] = kernel.final_turn_table(need_max, 40, seat, st.may_bank, st.records, tb.dice, tb.arrays)
+            final[e] = kernel.final_turn_table(need_max, 40, seat, st.may_bank, st.records, tb.dice, tb.arrays,
+                                               tb.unbanded)
     n = st.score.size
     end = _END_CODE[rules.end]
     w4 = np.zeros((n, n, 1, 1))
