@@ -15,6 +15,7 @@ show as a residual.
 
 from __future__ import annotations
 
+import bisect
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -164,9 +165,11 @@ def _dominant(opts: set[tuple[int, int, bool]], by_points: bool) -> set[tuple[in
                        for q in opts)}
 
 
+@functools.lru_cache(maxsize=32)
 def _offers(rules: Rules) -> list[list[tuple[bool, set[tuple[int, int, bool]], float]]]:
     """For each number of dice, every roll: whether it wins at once, its set-asides as (points in units, dice in
-    hand after it, whether a bank is blocked after it), and its probability."""
+    hand after it, whether a bank is blocked after it), and its probability (read only: cached for the tables
+    of the same rules)."""
     s = scorer(rules)
     out: list[list[tuple[bool, set[tuple[int, int, bool]], float]]] = [[]]
     for n in range(1, rules.dice + 1):
@@ -195,25 +198,30 @@ def _grouped(rolls: list[tuple[bool, set[tuple[int, int, bool]], float]],
 @functools.lru_cache(maxsize=32)
 def band_table(rules: Rules) -> BandTable:
     """The crossing band's roll tables of ``rules`` (:class:`BandTable`); row 0 is :func:`roll_table`'s."""
-    offers = _offers(rules)
+    # Rolls offering the same set-asides first merged: each row then sorts out hundreds of sets, not every roll.
+    offers = [[(win, set(opts), p) for win, opts, p in _grouped(rolls, set)] for rolls in _offers(rules)]
     most = max((o[0] for rolls in offers for _, opts, _ in rolls for o in opts), default=0)
-    cut = np.zeros(most + 1, dtype=np.bool_)
-    cut[[c for c in BAND_CUTS if c <= most]] = True
+    cuts = [c for c in BAND_CUTS if c <= most]
 
     def side(d: int, points: int) -> int:
         e = d - points  # the landing distance: at or past the target from 0 down
-        return int(np.searchsorted(np.flatnonzero(cut), e, side="right")) if e > 0 else -1
+        return bisect.bisect_right(cuts, e) if e > 0 else -1
 
     def keep(d: int) -> Callable[[set[tuple[int, int, bool]]], set[tuple[int, int, bool]]]:
         if d == 0:
             return lambda opts: _dominant(opts, False)
 
         def split(opts: set[tuple[int, int, bool]]) -> set[tuple[int, int, bool]]:
-            sides: dict[int, set[tuple[int, int, bool]]] = {}
-            for o in opts:
-                sides.setdefault(side(d, o[0]), set()).add(o)
-            return set().union(*(_dominant(v, True) for v in sides.values()))
+            sides = frozenset((side(d, o[0]), o) for o in opts)
+            if sides not in kept:  # most distances split a set the same way as the next one
+                by_side: dict[int, set[tuple[int, int, bool]]] = {}
+                for k, o in sides:
+                    by_side.setdefault(k, set()).add(o)
+                kept[sides] = set().union(*(_dominant(v, True) for v in by_side.values()))
+            return kept[sides]
         return split
+
+    kept: dict[frozenset[tuple[int, tuple[int, int, bool]]], set[tuple[int, int, bool]]] = {}
 
     starts = np.zeros((most + 1, rules.dice + 2), dtype=np.int64)
     probs: list[float] = []
@@ -230,6 +238,8 @@ def band_table(rules: Rules) -> BandTable:
                 opt_start.append(len(options))
             starts[d, n + 1] = len(probs)
     points, nexts, blocked = _option_arrays(options)
+    cut = np.zeros(most + 1, dtype=np.bool_)
+    cut[cuts] = True
     return BandTable(rules.dice, starts, np.array(probs), np.array(wins, dtype=np.bool_),
                      np.array(opt_start, dtype=np.int64), points, nexts, blocked, cut)
 
