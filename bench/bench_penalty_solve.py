@@ -2,7 +2,8 @@
 
 Run: ``python bench/bench_penalty_solve.py [--rules farkle,three_farkles=1000] [--no-check] [--before SRC]
 [--guessed]``
-or ``python bench/bench_penalty_solve.py --sweeps 10`` (no solve: the sweeps of one pass, see :func:`sweeps`)
+or ``python bench/bench_penalty_solve.py --sweeps 10`` (no solve: the sweeps of one pass, see :func:`sweeps`: three
+counts alone or together, the crossing band's tables)
 
 Solves from scratch (the cache is not read), as Hard and the coach do on first use of such rules, then
 reports how often the progress moved and the largest Bellman residual of the table from
@@ -16,6 +17,7 @@ on the machine inflates wall time: the load average is printed, and CPU time is 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import platform
@@ -121,6 +123,24 @@ def sweeps(text: str, step: int) -> None:
         f"{len(states)} (mover, opponent, opponent's count) of {rules}: three sweeps {alone:.2f} s CPU, one "
         f"3-channel sweep {together:.2f} s CPU: {alone / together:.2f}x; values and slopes identical: {same}"
     )
+    # The crossing band: a roll table per distance to the target against every set-aside there (row 0 in every row,
+    # the sweep before), and the band weighed as far from the target (not exact: how much the band still costs).
+    bt = sol.near
+    every = dataclasses.replace(bt, group_start=np.repeat(bt.group_start[:1], bt.group_start.shape[0], axis=0))
+    bands = {"a row per distance": bt.arrays, "every set-aside": every.arrays, "none (not exact)": sol.table.unbanded}
+    timed = {}
+    for name, near in bands.items():
+        a = (*args[:11], near, args[12])
+        kernel._start_values(0, 0, 0, farkles[states[0]], 0.5, w, *a)
+        best = np.inf
+        for _ in range(3):
+            cpu = time.process_time()
+            timed[name] = [kernel._start_values(*s, farkles[s], w[s[1], s[0], s[2], 0], w, *a) for s in states]
+            best = min(best, time.process_time() - cpu)
+        print(f"crossing band weighed with {name}: {best:.3f} s CPU (best of 3)")
+    pairs = zip(timed["a row per distance"], timed["every set-aside"], strict=True)
+    diff = max(np.abs(x - y)[0].max() for x, y in pairs)
+    print(f"largest difference of a value, a row per distance against every set-aside: {diff:.1e}")
 
 
 def show(name: str, f: dict[str, Any]) -> None:

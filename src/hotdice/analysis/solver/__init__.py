@@ -98,8 +98,8 @@ def _load(kind: str, rules: Rules) -> dict[str, npt.NDArray[Any]] | None:
     return None
 
 
-# The largest target Hard solves exactly: the two-player table takes 15-40 s at 10 000 on two cores, and
-# about three minutes under the three-farkle penalty (BENCHMARKS.md). Beyond it, a table already at hand
+# The largest target Hard solves exactly: the two-player table takes 10-40 s at 10 000 on two cores, and
+# 70-80 s under the three-farkle penalty (BENCHMARKS.md). Beyond it, a table already at hand
 # (cached, shipped) is still used.
 MAX_TARGET = 10_000
 
