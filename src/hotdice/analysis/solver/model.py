@@ -81,7 +81,7 @@ def roll_table(rules: Rules, by_points: bool | None = None) -> RollTable:
     # the same side of the target.
     more_is_better = rules.end is End.FIRST if by_points is None else by_points
 
-    def keep(opts: set[tuple[int, int, bool]]) -> set[tuple[int, int, bool]]:
+    def weighed(opts: set[tuple[int, int, bool]]) -> set[tuple[int, int, bool]]:
         return opts if rules.end is End.EXACT else _dominant(opts, more_is_better)
 
     group_start = [0, 0]
@@ -90,7 +90,7 @@ def roll_table(rules: Rules, by_points: bool | None = None) -> RollTable:
     opt_start = [0]
     options: list[tuple[int, int, bool]] = []
     for rolls in _offers(rules)[1:]:
-        for win, opts, p in _grouped(rolls, keep):
+        for win, opts, p in _grouped(rolls, weighed):
             probs.append(p)
             wins.append(win)
             options.extend(opts)
@@ -185,12 +185,12 @@ def _offers(rules: Rules) -> list[list[tuple[bool, set[tuple[int, int, bool]], f
 
 
 def _grouped(rolls: list[tuple[bool, set[tuple[int, int, bool]], float]],
-             keep: Callable[[set[tuple[int, int, bool]]], set[tuple[int, int, bool]]]
+             weighed: Callable[[set[tuple[int, int, bool]]], set[tuple[int, int, bool]]]
              ) -> list[tuple[bool, tuple[tuple[int, int, bool], ...], float]]:
-    """Rolls offering the same (after ``keep``) merged, their probabilities added, in a fixed order."""
+    """Rolls offering the same (of what ``weighed`` leaves) merged, their probabilities added, in a fixed order."""
     groups: dict[tuple[bool, tuple[tuple[int, int, bool], ...]], float] = {}
     for win, opts, p in rolls:
-        key = (win, tuple(sorted(keep(opts))) if not win else ())
+        key = (win, tuple(sorted(weighed(opts))) if not win else ())
         groups[key] = groups.get(key, 0.0) + p
     return [(win, opts, p) for (win, opts), p in sorted(groups.items())]
 
@@ -207,21 +207,21 @@ def band_table(rules: Rules) -> BandTable:
         e = d - points  # the landing distance: at or past the target from 0 down
         return bisect.bisect_right(cuts, e) if e > 0 else -1
 
-    def keep(d: int) -> Callable[[set[tuple[int, int, bool]]], set[tuple[int, int, bool]]]:
+    def weighed_at(d: int) -> Callable[[set[tuple[int, int, bool]]], set[tuple[int, int, bool]]]:
         if d == 0:
             return lambda opts: _dominant(opts, False)
 
         def split(opts: set[tuple[int, int, bool]]) -> set[tuple[int, int, bool]]:
             sides = frozenset((side(d, o[0]), o) for o in opts)
-            if sides not in kept:  # most distances split a set the same way as the next one
+            if sides not in split_once:  # most distances split a set the same way as the next one
                 by_side: dict[int, set[tuple[int, int, bool]]] = {}
                 for k, o in sides:
                     by_side.setdefault(k, set()).add(o)
-                kept[sides] = set().union(*(_dominant(v, True) for v in by_side.values()))
-            return kept[sides]
+                split_once[sides] = set().union(*(_dominant(v, True) for v in by_side.values()))
+            return split_once[sides]
         return split
 
-    kept: dict[frozenset[tuple[int, tuple[int, int, bool]]], set[tuple[int, int, bool]]] = {}
+    split_once: dict[frozenset[tuple[int, tuple[int, int, bool]]], set[tuple[int, int, bool]]] = {}
 
     starts = np.zeros((most + 1, rules.dice + 2), dtype=np.int64)
     probs: list[float] = []
@@ -231,7 +231,7 @@ def band_table(rules: Rules) -> BandTable:
     for d in range(most + 1):
         starts[d, 0] = starts[d, 1] = len(probs)
         for n in range(1, rules.dice + 1):
-            for win, opts, p in _grouped(offers[n], keep(d)):
+            for win, opts, p in _grouped(offers[n], weighed_at(d)):
                 probs.append(p)
                 wins.append(win)
                 options.extend(opts)
