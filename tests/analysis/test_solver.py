@@ -507,10 +507,12 @@ def test_check_finds_no_residual_in_the_penalty_table(text: str) -> None:
     assert np.max(np.abs(sol.w - without.w)) > 1e-3  # the penalty changes the values
 
 
-@pytest.mark.parametrize("text", [*PENALTY_RULES, "farkle,target=1000,entry=500,three_farkles=500"])
+@pytest.mark.parametrize("text", [*PENALTY_RULES, "farkle,target=1000,entry=500,three_farkles=500",
+                                  "5000,target=1000,three_farkles=500"])
 def test_penalty_sweep_of_three_counts_is_the_plain_sweep(text: str) -> None:
-    # The passes sweep the mover's three farkle counts at once and take sure banks without weighing the rolls:
-    # every value and slope must be the one-count sweep's, bit for bit, from every pair of seats of the table.
+    # The passes sweep the mover's three farkle counts at once and take sure banks without weighing the rolls
+    # (under 5000 too, except with every die in hand, where hot dice must be rolled): every value and slope must
+    # be the one-count sweep's, bit for bit, from every pair of seats of the table.
     from hotdice.analysis.solver import kernel
     from hotdice.analysis.solver.two_player import _END_CODE
 

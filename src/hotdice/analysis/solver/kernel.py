@@ -81,8 +81,8 @@ def turn_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v, w
     d0 = np.zeros(2 * plane)  # slope towards the value after a farkle
     d1 = np.zeros(2 * plane)  # slope towards the value after another lost turn
     base_far = far[6] * plane + far[4] * row + far[5]
-    planes = near[9][0]
-    base_near = near[8] if planes == 1 else near[6] * plane + near[8]
+    must_roll = near[9]  # the dice in hand with which a set-aside lands on the blocked plane
+    base_near = near[6] * plane + near[8] if must_roll.any() else near[8]
     fill = -np.inf if exact else cap_v
     for t in range(tmax + 1, top + 1):
         for n in range(row):
@@ -146,7 +146,7 @@ def turn_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v, w
                 dv[free] = rv[t, n]
                 d0[free] = rs[0, t, n]
                 d1[free] = rs[1, t, n]
-        if _breaks(dv, t, row, n_all, 1, plane, planes, near[7], lo, hi):
+        if _breaks(dv, t, row, n_all, 1, plane, must_roll, near[7], lo, hi):
             broken = t
 
 
@@ -162,18 +162,20 @@ def _band_row(t, lo, hi, broken, most):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _breaks(dv, t, row, n_all, channels, plane, planes, cut, lo, hi):  # pragma: no cover - compiled
+def _breaks(dv, t, row, n_all, channels, plane, must_roll, cut, lo, hi):  # pragma: no cover - compiled
     """Whether row t, just swept, is worth more than row t + 1 for some dice in hand (and channel) where the
     band's tables assume it is not: t lies where rolls of the band may land, and no cut sits between t and
-    t + 1, in any of ``planes`` (2 where a set-aside lands on the blocked plane, else 1)."""
+    t + 1 (on the blocked plane, for the dice in hand of ``must_roll``: the only ones a set-aside lands on there)."""
     most = cut.size - 1
     if not lo < t < hi + most - 1:
         return False
     e = hi - t
     if 0 < e <= most and cut[e]:
         return False
-    for b in range(planes):
+    for b in range(2):
         for n in range(1, n_all + 1):
+            if b and not must_roll[n]:
+                continue
             k = (b * plane + t * row + n) * channels
             for c in range(channels):
                 if dv[k + c] > dv[k + row * channels + c]:
@@ -260,8 +262,8 @@ def _start_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v,
     d0 = np.zeros(2 * plane * c_all)
     d1 = np.zeros(2 * plane * c_all)
     base_far = far[6] * plane + far[4] * row + far[5]
-    planes = near[9][0]
-    base_near = near[8] if planes == 1 else near[6] * plane + near[8]
+    must_roll = near[9]  # the dice in hand with which a set-aside lands on the blocked plane
+    base_near = near[6] * plane + near[8] if must_roll.any() else near[8]
     v = np.empty(c_all)
     s0 = np.empty(c_all)
     s1 = np.empty(c_all)
@@ -286,8 +288,10 @@ def _start_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v,
                 break
     # A bank is taken without weighing the rolls where it beats every roll's best case: each roll's chance of
     # a win, of a farkle, and of the best value above (best[c]: any set-aside leads to a larger total) for the
-    # rest. Only where no set-aside blocks a bank: the blocked plane holds the rolls' values.
-    prune = not (far[6].size and far[6].max() > 0) and not (near[6].size and near[6].max() > 0)
+    # rest. Not with dice in hand a set-aside may leave on the blocked plane: there the state must roll, so the
+    # rolls are weighed (under 5000, only with every die in hand, after hot dice). The blocked plane's values are
+    # at most the free plane's (the same rolls, and a bank besides), but past tmax it holds the must-roll values,
+    # which the best value starts from.
     p_win = np.zeros(row)
     p_farkle = np.zeros(row)
     for n in range(1, row):
@@ -297,13 +301,18 @@ def _start_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v,
             elif far[3][g] == far[3][g + 1]:
                 p_farkle[n] += far[1][g]
     best = np.full(c_all, max(fill, bust_v))  # the best value above the row swept (each channel)
+    if not exact:
+        for n in range(1, n_all + 1):
+            if must_roll[n]:
+                for c in range(c_all):
+                    best[c] = max(best[c], dv[(plane + (tmax + 1) * row + n) * c_all + c])
     band = near[0]
     broken = top + 1  # as in turn_sweep
     for t in range(tmax, -1, -1):
         at = t * row
         d = _band_row(t, lo, hi, broken, band.shape[0] - 1)
         for n in range(1 if t else n_all, n_all + 1):
-            if prune and t and can_bank[t] and not (exact and t == tmax):
+            if not must_roll[n] and t and can_bank[t] and not (exact and t == tmax):
                 rest = 1.0 - p_win[n] - p_farkle[n]
                 sure = True
                 for c in range(c_all):
@@ -347,7 +356,7 @@ def _start_sweep(tmax, n_all, bank_v, bank_s, can_bank, cap_v, farkle_v, bust_v,
         for n in range(1, n_all + 1 if t else 1):
             for c in range(c_all):
                 best[c] = max(best[c], dv[(at + n) * c_all + c])
-        if t and _breaks(dv, t, row, n_all, c_all, plane, planes, near[7], lo, hi):
+        if t and _breaks(dv, t, row, n_all, c_all, plane, must_roll, near[7], lo, hi):
             broken = t
 
 

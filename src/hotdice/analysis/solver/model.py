@@ -146,15 +146,17 @@ class BandTable:
     def arrays(self) -> tuple[npt.NDArray[Any], ...]:
         """The arrays as the kernels take them: ``RollTable.arrays``, ``cut``, then what a sweep would otherwise
         work out from the tens of thousands of set-asides each time: where each lands in a plane of the value
-        arrays (points × (dice + 1) + dice in hand), and the planes landed on (2 if any set-aside blocks a bank)."""
+        arrays (points × (dice + 1) + dice in hand), and the dice in hand with which a set-aside may block a bank
+        (``must_roll[n]``: the blocked plane is read there)."""
         return _band_arrays(self.dice, self.group_start, self.group_p, self.group_win, self.opt_start, self.opt_points,
                             self.opt_next, self.opt_blocked, self.cut)
 
 
 def _band_arrays(dice: int, *arrays: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], ...]:
     points, nexts, blocked = arrays[4:7]
-    planes = np.array([2 if blocked.size and blocked.max() > 0 else 1], dtype=np.int64)
-    return (*arrays, points * (dice + 1) + nexts, planes)
+    must_roll = np.zeros(dice + 1, dtype=np.bool_)
+    must_roll[nexts[blocked > 0]] = True
+    return (*arrays, points * (dice + 1) + nexts, must_roll)
 
 
 def _dominant(opts: set[tuple[int, int, bool]], by_points: bool) -> set[tuple[int, int, bool]]:
