@@ -64,7 +64,7 @@ class RollTable:
         return (self.group_start, self.group_p, self.group_win, self.opt_start, self.opt_points, self.opt_next,
                 self.opt_blocked)
 
-    @property
+    @functools.cached_property
     def unbanded(self) -> tuple[npt.NDArray[Any], ...]:
         """The arrays as a :class:`BandTable`'s with only its row 0, this table: for sweeps with no crossing band
         (a last turn, the solo race), which the kernels still take one for."""
@@ -115,7 +115,8 @@ def _option_arrays(options: list[tuple[int, int, bool]]) -> tuple[npt.NDArray[np
 
 
 # Under end=last-round, close below the target more points are not always better: a set-aside landing 1, 2 or 3
-# units short of it can be worth more than one landing nearer (measured under farkle and 5000, BENCHMARKS.md).
+# units short of it can be worth more than one landing nearer (measured under farkle and 5000, BENCHMARKS.md;
+# under farkle also 21 units short, rarely: there the sweeps fall back on every set-aside, see kernel._band_row).
 # The crossing band's roll tables compare points only among set-asides landing on the same side of these cuts.
 BAND_CUTS = (1, 2, 3)
 
@@ -142,12 +143,12 @@ class BandTable:
     opt_blocked: npt.NDArray[np.int64]
     cut: npt.NDArray[np.bool_]  # [landing distance, 0 to the most points of a set-aside]
 
-    @property
+    @functools.cached_property
     def arrays(self) -> tuple[npt.NDArray[Any], ...]:
-        """The arrays as the kernels take them: ``RollTable.arrays``, ``cut``, then what a sweep would otherwise
-        work out from the tens of thousands of set-asides each time: where each lands in a plane of the value
-        arrays (points × (dice + 1) + dice in hand), and the dice in hand with which a set-aside may block a bank
-        (``must_roll[n]``: the blocked plane is read there)."""
+        """The arrays as the kernels take them (made once): ``RollTable.arrays``, ``cut``, then what a sweep would
+        otherwise work out from the tens of thousands of set-asides each time: where each lands in a plane of the
+        value arrays (points × (dice + 1) + dice in hand), and the dice in hand with which a set-aside may block a
+        bank (``must_roll[n]``: the blocked plane is read there)."""
         return _band_arrays(self.dice, self.group_start, self.group_p, self.group_win, self.opt_start, self.opt_points,
                             self.opt_next, self.opt_blocked, self.cut)
 
