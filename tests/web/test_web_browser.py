@@ -323,6 +323,7 @@ def test_the_coach_words_the_hints_facts_and_picks_its_dice(open_page: Open) -> 
     view = api_view(page, gid)
     while view["phase"] != "set-aside":  # rolled until the roll scores (a farkle: the next turn)
         page.locator("#roll").click()
+        shows(page, view["n"] + 1)  # the roll answered: read before, the view could be the one before it
         view = api_view(page, gid)
         shows(page, view["n"])
     page.locator("#hint").click()
