@@ -141,7 +141,7 @@ class BandTable:
     opt_points: npt.NDArray[np.int64]
     opt_next: npt.NDArray[np.int64]
     opt_blocked: npt.NDArray[np.int64]
-    cut: npt.NDArray[np.bool_]  # [landing distance, 0 to the most points of a set-aside]
+    cut: npt.NDArray[np.bool_]  # [landing distance, 0 to the most points of a set-aside; 0 alone off last-round]
 
     @functools.cached_property
     def arrays(self) -> tuple[npt.NDArray[Any], ...]:
@@ -203,7 +203,9 @@ def band_table(rules: Rules) -> BandTable:
     """The crossing band's roll tables of ``rules`` (:class:`BandTable`); row 0 is :func:`roll_table`'s."""
     # Rolls offering the same set-asides first merged: each row then sorts out hundreds of sets, not every roll.
     offers = [[(win, set(opts), p) for win, opts, p in _grouped(rolls, set)] for rolls in _offers(rules)]
-    most = max((o[0] for rolls in offers for _, opts, _ in rolls for o in opts), default=0)
+    # Only under end=last-round may a set-aside carry the total across the target: elsewhere row 0 alone.
+    most = max((o[0] for rolls in offers for _, opts, _ in rolls for o in opts), default=0) \
+        if rules.end is End.LAST_ROUND else 0
     cuts = [c for c in BAND_CUTS if c <= most]
 
     def side(d: int, points: int) -> int:
