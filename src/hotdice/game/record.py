@@ -65,12 +65,12 @@ _TIME = re.compile(r"\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2
 
 
 class RecordError(ValueError):
-    """A record that cannot be read or does not replay; the message says where and why (and :attr:`told` too, as
-    data, when the record was read but does not replay: :mod:`hotdice.game.told`)."""
+    """A record that cannot be read or does not replay; the message says where and why, and :attr:`told` too, as
+    data (:mod:`hotdice.game.told`; a record that does not read is told by its English message alone, ``plain``)."""
 
     def __init__(self, message: str | Told) -> None:
         super().__init__(str(message))
-        self.told = message if isinstance(message, Told) else None
+        self.told = message if isinstance(message, Told) else Told("plain", {"text": message})
 
 
 class RecordAltered(RecordError):

@@ -70,7 +70,7 @@ def verify_text(text: str, *, key: str | None = None, commitment: str | None = N
     except RecordAltered as exc:
         return _fails(exc)
     except RecordError as exc:
-        raise VerifyError(exc.told or Told("plain", {"text": str(exc)})) from None
+        raise VerifyError(exc.told) from None
     return verify(record, key=None if key is None else parse_key(key), commitment=commitment)
 
 
@@ -132,6 +132,4 @@ def verify(record: Record, *, key: bytes | None = None, commitment: str | None =
 
 
 def _fails(reason: Told | RecordError) -> Verdict:
-    if isinstance(reason, RecordError):
-        reason = reason.told or Told("plain", {"text": str(reason)})
-    return Verdict(False, (Told("fails", {"reason": reason}),))
+    return Verdict(False, (Told("fails", {"reason": reason.told if isinstance(reason, RecordError) else reason}),))
