@@ -636,7 +636,7 @@ def advise_command(
     as_json: JsonOption = False,
 ) -> None:
     from hotdice.analysis.coach import advise, position
-    from hotdice.game.engine import CHANCE, ROLL, EventKind, Game, IllegalMoveError, InvalidMoveError
+    from hotdice.game.engine import CHANCE, ROLL, EventKind, Game, IllegalMoveError, InvalidMoveError, PositionError
 
     r = _rules(rules)
     if at is not None:
@@ -644,7 +644,7 @@ def advise_command(
             raise BadInput("cli.error.position_alone")
         try:
             game = Game.from_position(r, at)
-        except ValueError as exc:
+        except PositionError as exc:
             raise BadInput("cli.error.position", reason=exc) from None
         seat, banked, turn, n = game.to_act, list(game.scores), game.turn_total, game.dice_in_hand
         roll = parse_dice(dice, r.dice) if dice else None
@@ -664,7 +664,7 @@ def advise_command(
         n = dice_left if dice_left is not None else (len(roll) if roll is not None else r.dice)
         try:
             game = position(r, banked, turn_total=turn, dice_in_hand=n)
-        except ValueError as exc:
+        except PositionError as exc:
             raise BadInput("cli.error.plain", message=exc) from None
         seat = 0
     turn_before = game.turn

@@ -56,13 +56,13 @@ def test_position_is_reached_through_the_engine(text: str, scores: tuple[int, ..
     ("text", "scores", "total", "dice", "words"),
     [
         ("5000-fr,rule_4900=yes", (4950, 0), 0, 5, "rule_4900"),
-        ("5000", (200, 0), 0, 5, "entry=350"),  # a bank below the entry is not recorded
+        ("5000", (200, 0), 0, 5, "below the entry of 350"),  # a bank below the entry is not recorded
         ("5000-fr", (300, 0), 0, 5, "entry=750"),  # below the entry the player must keep rolling
         ("5000-fr-6", (700, 800), 0, 6, ""),
         ("farkle", (100, 0), 100, 2, "cannot be set aside"),  # four dice score at least 200
-        ("farkle", (10000, 0), 0, 6, "below the target"),
+        ("farkle", (10000, 0), 0, 6, "10000 points with the game still on"),
         ("farkle", (75, 0), 0, 6, "multiple of 50"),
-        ("farkle", (0, 0), 0, 3, "turn starts with all 6 dice"),
+        ("farkle", (0, 0), 0, 3, "a turn starts with every die in hand"),
     ],
 )
 def test_position_refuses_what_no_game_reaches(text: str, scores: tuple[int, ...], total: int, dice: int,
@@ -257,7 +257,7 @@ def test_solve_solo_reports_points_thresholds_and_turns(capsys: pytest.CaptureFi
         (("advise", "--scores", "x,1", "1"), "--scores"),
         (("advise", "--scores", "0,0", "1", "7"), "'7' is not a die"),
         (("advise", "--scores", "0,0", "--dice-left", "2", "1"), "1 dice given"),
-        (("advise", "--scores", "0,20000", "1"), "below the target"),
+        (("advise", "--scores", "0,20000", "1"), "20000 points with the game still on"),
         (("advise", "1"), "--scores"),
         (("advise", "--position", "0,0 0 0/6 - - -"), "not 8"),
         (("advise", "--position", "0,0 0 0/6 - - - 0.0 -", "--scores", "0,0"), "give no --scores"),

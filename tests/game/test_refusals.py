@@ -9,7 +9,17 @@ from collections.abc import Callable
 import pytest
 
 from hotdice.game.dice import FixedDice
-from hotdice.game.engine import BANK, ROLL, Decision, Game, IllegalMoveError, InvalidMoveError, parse_action, roll_off
+from hotdice.game.engine import (
+    BANK,
+    ROLL,
+    Decision,
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    PositionError,
+    parse_action,
+    roll_off,
+)
 from hotdice.game.refusals import ENGLISH, Code, Refusal, Refused
 from hotdice.game.rules import Rules, RulesError
 from hotdice.game.scoring import DiceError, SetAside, parse_dice, scorer
@@ -164,6 +174,34 @@ REACHED: dict[Code, Callable[[], Refusal]] = {
     Code.CHALLENGE_LENGTH: lambda: raised(lambda: Challenge.parse("07DZW-C4TC")),
     Code.CHALLENGE_TYPO: lambda: raised(lambda: Challenge.parse(_typo(Challenge("farkle", 12345).code))),
     Code.CHALLENGE_PRESET: challenge_preset,
+    **{code: (lambda rules, text: lambda: raised(lambda: Game.from_position(Rules.parse(rules), text),
+                                                 PositionError))(rules, text)
+       for code, (rules, text) in {
+           Code.POSITION_FIELDS: ("farkle", "0,0 0"),
+           Code.POSITION_FIELD: ("farkle", "0,0 0 0/6 - - - 0.0 won"),
+           Code.POSITION_SEATS: ("farkle", ",".join(["0"] * 9) + " 0 0/6 - - - 0.0 -"),
+           Code.POSITION_NO_SEAT: ("farkle", "0,0 2 0/6 - - - 0.0 -"),
+           Code.POSITION_UNIT: ("farkle", "1025,0 0 0/6 - - - 2.0 -"),
+           Code.POSITION_NOT_ENTERED: ("5000", "400~,0 0 0/5 - - - 2.0 -"),
+           Code.POSITION_NO_ENTRY: ("farkle", "0~,0 0 0/6 - - - 0.0 -"),
+           Code.POSITION_BELOW_ENTRY: ("5000", "300,0~ 0 0/5 - - - 2.0 -"),
+           Code.POSITION_NO_TURN: ("farkle", "500,0 0 0/6 - - - 0.0 -"),
+           Code.POSITION_FARKLES: ("farkle,three_farkles=500", "0x3,0 0 0/6 - - - 6.0 -"),
+           Code.POSITION_TURNS: ("farkle", "0,0 0 0/6 - - - 4.0/2 -"),
+           Code.POSITION_PAST_TARGET: ("farkle", "10500,0 1 0/6 - - - 3.0 -"),
+           Code.POSITION_LAST_ROUND: ("farkle", "0,0 0 0/6 - - 1 0.0 -"),
+           Code.POSITION_HAND: ("farkle", "0,0 0 0/7 - - - 0.0 -"),
+           Code.POSITION_END: ("farkle", "3000,2000 1 0/6 - - - 6.0 target"),
+           Code.POSITION_OVER_TURN: ("farkle", "10500,2000 1 350/3 - - 0 6.2 target"),
+           Code.POSITION_PENDING: ("farkle", "0,0 0 300/3 - v - 0.2 -"),
+           Code.POSITION_TURN_TOTAL: ("farkle,end=exact,target=1000", "900,0 0 100/5 - - - 2.1 -"),
+           Code.POSITION_ROLL_DICE: ("farkle", "0,0 0 0/6 2346 - - 0.1 -"),
+           Code.POSITION_ROLL_ENDS: ("farkle", "0,0 0 0/6 223346 - - 0.1 -"),
+           Code.POSITION_FIRST_ROLL: ("farkle", "0,0 0 0/3 123 - - 0.1 -"),
+           Code.POSITION_TURN_START: ("farkle", "0,0 0 100/5 - - - 0.0 -"),
+       }.items()},
+    Code.POSITION_NAMES: lambda: raised(lambda: Game.from_position(Rules.parse("farkle"), "0,0 0 0/6 - - - 0.0 -",
+                                                                   ("a",)), PositionError),
 }
 
 

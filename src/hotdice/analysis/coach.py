@@ -34,6 +34,7 @@ from hotdice.game.engine import (
     Decision,
     Game,
     Phase,
+    PositionError,
     Roll,
     after_set_aside,
     bank_records,
@@ -42,6 +43,7 @@ from hotdice.game.engine import (
     room_to_target,
 )
 from hotdice.game.record import Record, replay
+from hotdice.game.refusals import Code, Refusal
 from hotdice.game.rules import End, Rules
 from hotdice.game.scoring import FACES, Option, SetAside
 
@@ -253,28 +255,33 @@ def position(rules: Rules, scores: Sequence[int], *, turn_total: int = 0, dice_i
     ``turn_total`` so far, single 1s and 5s (and a triple where singles cannot make it), and holds
     ``dice_in_hand`` dice to roll (all of them after hot dice; under validate=yes a triple or full hand set
     aside last still awaits its validating roll, as it would at the table). A position no game can reach
-    raises ValueError saying which rule forbids it.
+    raises :class:`PositionError` saying which rule forbids it.
     """
     n_all = rules.dice
     dice_in_hand = n_all if dice_in_hand is None else dice_in_hand
     if not 1 <= dice_in_hand <= n_all:
-        raise ValueError(f"dice in hand are 1 to {n_all}, not {dice_in_hand}")
-    for what, points in [("score", s) for s in scores] + [("turn total", turn_total)]:
+        raise PositionError(Refusal(Code.POSITION_HAND, {"hand": dice_in_hand, "dice": n_all}))
+    for field, points in [("SEATS", s) for s in scores] + [("TOTAL/HAND", turn_total)]:
         if points < 0 or points % UNIT:
-            raise ValueError(f"a {what} is a multiple of {UNIT} from 0 up, not {points}")
-    if any(s >= rules.target for s in scores):
-        raise ValueError(f"every score must be below the target ({rules.target})")
+            raise PositionError(Refusal(Code.POSITION_UNIT, {"field": field, "value": points, "unit": UNIT}))
+    for seat, score in enumerate(scores):
+        if score >= rules.target:
+            raise PositionError(Refusal(Code.POSITION_PAST_TARGET, {"seat": seat, "score": score,
+                                                                    "target": rules.target}))
     if turn_total == 0 and dice_in_hand != n_all:
-        raise ValueError(f"a turn starts with all {n_all} dice: with {dice_in_hand}, give the turn total (--turn)")
-    for score in filter(None, scores):
+        raise PositionError(Refusal(Code.POSITION_TURN_START))
+    for seat, score in enumerate(scores):
+        if not score:
+            continue
         refusal = bank_refusal(rules, score=0, turn_total=score, entered=False, hot_dice=False, must_validate=False)
         if refusal is not None:
-            raise ValueError(f"no game reaches this position: cannot bank: {refusal}")
+            raise PositionError(refusal)
         if not bank_records(rules, entered=False, turn_total=score):
-            raise ValueError(f"a bank of {score} in one turn is not recorded (entry={rules.entry})")
+            raise PositionError(Refusal(Code.POSITION_BELOW_ENTRY, {"seat": seat, "score": score,
+                                                                    "entry": rules.entry}))
     room = room_to_target(rules, scores[0], turn_total)
     if room is not None and room <= 0:  # reaching an exact target wins at once: the turn is over
-        raise ValueError("no game reaches this position: the turn ends before it")
+        raise PositionError(Refusal(Code.POSITION_TURN_TOTAL, {"target": rules.target}))
     plan = _plan(rules, turn_total, dice_in_hand) if turn_total else []
     # Under validate=yes the last set-aside, a triple or a full hand, awaits its validating roll.
     pending = bool(plan) and needs_validation(rules, Option(SetAside(*plan[-1]), 0, dice_in_hand % n_all))

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import copy
 import enum
+import functools
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -24,7 +26,7 @@ from typing import NamedTuple
 from hotdice.game.dice import DiceSource, rolls_with_probability
 from hotdice.game.refusals import Code, Refusal, Refused
 from hotdice.game.rules import BelowEntry, End, HotDice, Rules, SetAsideRule
-from hotdice.game.scoring import DiceError, Option, SetAside, parse_dice, scorer
+from hotdice.game.scoring import DiceError, Option, SetAside, combinations, parse_dice, scorer
 
 __all__ = [
     "BANK",
@@ -42,6 +44,7 @@ __all__ = [
     "InvalidMoveError",
     "Outcome",
     "Phase",
+    "PositionError",
     "Roll",
     "RollAction",
     "RollOff",
@@ -66,6 +69,11 @@ _FACES = frozenset(range(1, 7))
 
 class InvalidMoveError(Refused):
     """An action that cannot be read (``keep 7``, ``jump``) or dice that are not dice."""
+
+
+class PositionError(Refused):
+    """A position that does not read, or that no game under the rules reaches: :attr:`refusal` says which
+    field breaks which bound."""
 
 
 class IllegalMoveError(Refused):
@@ -380,39 +388,50 @@ class Game:
     @classmethod
     def from_position(cls, rules: Rules, text: str, players: Sequence[str] | None = None) -> Game:
         """The game at a position written by :meth:`position` (its grammar is there), under ``rules``, with an
-        empty history; ``players``: the names (default Player 1, Player 2...). A position the rules cannot
-        reach raises ValueError saying why."""
+        empty history; ``players``: the names (default Player 1, Player 2...).
+
+        A position is accepted only if some game under ``rules`` reaches it; otherwise :class:`PositionError`
+        says which field breaks which bound (:meth:`_unreachable` lists the conditions)."""
+        if not isinstance(text, str):
+            raise PositionError(Refusal(Code.POSITION_FIELDS, {"text": str(text), "fields": 0}))
         words = text.split()
         if len(words) != 8:
-            raise ValueError(f"'{text}' is not a position: it has {len(words)} fields, not 8 "
-                             "(SEATS SEAT TOTAL/HAND ROLL PENDING LAST CLOCK END)")
+            raise PositionError(Refusal(Code.POSITION_FIELDS, {"text": text, "fields": len(words)}))
         seats_w, seat_w, hand_w, roll_w, pending_w, last_w, clock_w, end_w = words
-        seats = [_field(_SEAT, w, "seat", "a score, then ~ if not entered, xN for N farkles in a row")
-                 for w in seats_w.split(",")]
-        current = int(_field(_NUMBER, seat_w, "seat to act", "a seat number")[0])
-        total, hand = map(int, _field(_HAND, hand_w, "turn total and hand", "TOTAL/HAND, e.g. 350/2"))
-        last = None if last_w == "-" else int(_field(_NUMBER, last_w, "last round", "a seat number or -")[0])
-        turn_w, rolls_w, limit_w = _field(_CLOCK, clock_w, "clock", "TURN.ROLLS or TURN.ROLLS/LIMIT")
+        seats = [_field(_SEAT, w, "SEATS") for w in seats_w.split(",")]
+        current = int(_field(_NUMBER, seat_w, "SEAT")[0])
+        total, hand = map(int, _field(_HAND, hand_w, "TOTAL/HAND"))
+        last = None if last_w == "-" else int(_field(_NUMBER, last_w, "LAST")[0])
+        turn_w, rolls_w, limit_w = _field(_CLOCK, clock_w, "CLOCK")
         turn, rolls = int(turn_w), int(rolls_w)
         limit = None if limit_w is None else int(limit_w)
         if pending_w not in ("-", "v"):
-            raise ValueError(f"'{pending_w}' is not a pending validation: v or -")
+            raise PositionError(Refusal(Code.POSITION_FIELD, {"field": "PENDING", "text": pending_w}))
         try:
             termination = None if end_w == "-" else Termination(end_w)
+        except ValueError:
+            raise PositionError(Refusal(Code.POSITION_FIELD, {"field": "END", "text": end_w})) from None
+        try:
             roll = None if roll_w in ("-", "?") else parse_dice(roll_w, rules.dice)
-        except ValueError as exc:
-            raise ValueError(f"'{end_w if roll_w in ('-', '?') else roll_w}' is not a position's field: "
-                             f"{exc}") from None
+        except ValueError:
+            raise PositionError(Refusal(Code.POSITION_FIELD, {"field": "ROLL", "text": roll_w})) from None
+        if limit is not None and limit < 1:
+            raise PositionError(Refusal(Code.POSITION_FIELD, {"field": "CLOCK", "text": clock_w}))
         phase = (Phase.OVER if termination is not None else Phase.CHANCE if roll_w == "?"
                  else Phase.DECIDE if roll is None else Phase.SET_ASIDE)
         n = len(seats)
-        if not 1 <= n <= MAX_PLAYERS or current >= n or (last is not None and last >= n):
-            raise ValueError(f"'{text}': a game has 1 to {MAX_PLAYERS} seats, and the seats named are among them")
+        if not 1 <= n <= MAX_PLAYERS:
+            raise PositionError(Refusal(Code.POSITION_SEATS, {"seats": n, "max": MAX_PLAYERS}))
+        for name, seat in (("SEAT", current), ("LAST", last)):
+            if seat is not None and seat >= n:
+                raise PositionError(Refusal(Code.POSITION_NO_SEAT, {"field": name, "seat": seat, "last": n - 1}))
+        if not 1 <= hand <= rules.dice:
+            raise PositionError(Refusal(Code.POSITION_HAND, {"hand": hand, "dice": rules.dice}))
         first = (current - turn + (phase is Phase.OVER)) % n
         names = tuple(players) if players is not None else ("Player",) if n == 1 else tuple(
             f"Player {k + 1}" for k in range(n))
         if len(names) != n:
-            raise ValueError(f"{len(names)} names for a position of {n} seats")
+            raise PositionError(Refusal(Code.POSITION_NAMES, {"names": len(names), "seats": n}))
         game = cls(rules, names, first, limit)
         game.events.clear()
         for k, (seat, (score, not_entered, farkles)) in enumerate(zip(game._seats, seats, strict=True)):
@@ -430,48 +449,116 @@ class Game:
         if termination is not None:
             game.outcome = Outcome((current,) if termination is Termination.FIVE_ONES else game._leaders(),
                                    termination, game.scores)
-        reason = game._unreachable()
-        if reason is not None:
-            raise ValueError(f"'{text}' is not a position these rules reach: {reason}")
+        refusal = game._unreachable()
+        if refusal is not None:
+            raise PositionError(refusal)
         game.start_position = game.position()
         return game
 
-    def _unreachable(self) -> str | None:
-        """Why the state set up by :meth:`from_position` is one no game under these rules reaches, or None."""
+    def _unreachable(self) -> Refusal | None:
+        """Why the state set up by :meth:`from_position` is one no game under these rules reaches, or None.
+
+        The conditions, in RULES.md's terms (each refused with its own code):
+
+        - every score is a multiple of the rules' smallest score (the greatest common divisor of what the
+          combinations score, and of the three-farkle penalty), and so is the turn total;
+        - a seat not entered has no points, and only rules with an entry have seats not entered; a seat that
+          has entered holds at least the entry, unless the three-farkle penalty can take points away;
+        - a seat with points, or with farkles in a row, has played a turn; it has no more farkles in a row than
+          turns played, and fewer than three under the three-farkle penalty (the count restarts there);
+        - no seat has played more turns than the game's turn limit, and the seat to act has turns left;
+        - with the game on, a score at or past the target has started the last round (end=last-round) — under
+          end=first it would have won, under end=exact reaching it wins and passing it is a bust; the seat that
+          started the last round has reached the target;
+        - a game that is over ended as these rules end games: ``target`` with a seat at the target (under
+          end=last-round, after the last round, ending with the seat before the one that started it),
+          ``exact`` with the seat that played last at exactly the target, ``five-ones`` under five_1s_win,
+          ``turn-limit`` with every seat's turns played; and it has no turn in progress;
+        - a validation is pending only under validate=yes, after a set-aside, before the next roll;
+        - under end=exact the turn total leaves the seat below the target;
+        - a roll on the table has the dice in hand, scores, and is not the first roll of a turn unless every
+          die is in hand; a turn without a roll yet has every die in hand and no points, and only then.
+        """
         r = self.rules
+        unit = _smallest_score(r)
+        n = len(self._seats)
         for k, seat in enumerate(self._seats):
-            if not seat.entered and (r.entry == 0 or seat.score):
-                return f"seat {k} has not entered, but {'it has points' if seat.score else 'there is no entry'}"
-            if r.three_farkles and seat.farkles_in_row >= 3:
-                return f"seat {k} has {seat.farkles_in_row} farkles in a row: the penalty resets the count at 3"
+            if seat.score % unit:
+                return Refusal(Code.POSITION_UNIT, {"field": "SEATS", "value": seat.score, "unit": unit})
+            if not seat.entered and r.entry == 0:
+                return Refusal(Code.POSITION_NO_ENTRY, {"seat": k})
+            if not seat.entered and seat.score:
+                return Refusal(Code.POSITION_NOT_ENTERED, {"seat": k, "score": seat.score})
+            if seat.entered and seat.score < r.entry and not r.three_farkles:
+                return Refusal(Code.POSITION_BELOW_ENTRY, {"seat": k, "score": seat.score, "entry": r.entry})
+            played = seat.turns
+            if not played and (seat.score or seat.farkles_in_row or (seat.entered and r.entry)):
+                return Refusal(Code.POSITION_NO_TURN, {"seat": k, "score": seat.score,
+                                                       "farkles": seat.farkles_in_row})
+            most = min(played, 2) if r.three_farkles else played
+            if seat.farkles_in_row > most:
+                return Refusal(Code.POSITION_FARKLES, {"seat": k, "farkles": seat.farkles_in_row, "max": most})
+            if self.turn_limit is not None and seat.turns > self.turn_limit:
+                return Refusal(Code.POSITION_TURNS, {"seat": k, "turns": seat.turns, "limit": self.turn_limit})
+        if self.turn_total % unit:
+            return Refusal(Code.POSITION_UNIT, {"field": "TOTAL/HAND", "value": self.turn_total, "unit": unit})
         if self.last_round_by is not None and (r.end is not End.LAST_ROUND
                                                or self.scores[self.last_round_by] < r.target):
-            return "a last round starts only when a seat reaches the target under end=last-round"
-        if not 1 <= self.dice_in_hand <= r.dice:
-            return f"dice in hand are 1 to {r.dice}, not {self.dice_in_hand}"
+            return Refusal(Code.POSITION_LAST_ROUND, {"seat": self.last_round_by, "target": r.target})
         if self.phase is Phase.OVER:
-            if self.turn_total or self.dice_in_hand != r.dice or self.rolls_this_turn or self.must_validate:
-                return "a game over has no turn in progress"
-            return None
+            return self._unreachable_end()
+        for k, score in enumerate(self.scores):
+            if score >= r.target and (self.last_round_by is None or r.end is not End.LAST_ROUND):
+                return Refusal(Code.POSITION_PAST_TARGET, {"seat": k, "score": score, "target": r.target})
         if self.turn_limit is not None and self._seats[self.current].turns >= self.turn_limit:
-            return f"seat {self.current} has played its {self.turn_limit} turns"
+            seat = self._seats[self.current]
+            return Refusal(Code.POSITION_TURNS, {"seat": self.current, "turns": seat.turns + 1,
+                                                 "limit": self.turn_limit})
         if self.must_validate and not (r.validate and self.turn_total and self.phase is not Phase.SET_ASIDE):
-            return "a validation is pending only under validate=yes, after a set-aside, before the next roll"
+            return Refusal(Code.POSITION_PENDING)
         room = room_to_target(r, self.scores[self.current], self.turn_total)
         if room is not None and room <= 0:
-            return f"the turn total reaches or passes the target of exactly {r.target}"
+            return Refusal(Code.POSITION_TURN_TOTAL, {"target": r.target})
         if self.phase is Phase.SET_ASIDE:
             assert self.roll is not None
             if len(self.roll) != self.dice_in_hand:
-                return f"the roll has {len(self.roll)} dice, but {self.dice_in_hand} are in hand"
+                return Refusal(Code.POSITION_ROLL_DICE, {"roll": self.roll, "rolled": len(self.roll),
+                                                         "hand": self.dice_in_hand})
             if not self._offered or not self.rolls_this_turn:
-                return f"the roll {''.join(map(str, self.roll))} would have ended the turn"
+                return Refusal(Code.POSITION_ROLL_ENDS, {"roll": self.roll})
             if not self.turn_total and self.dice_in_hand != r.dice:
-                return "the first roll of a turn has every die"
+                return Refusal(Code.POSITION_FIRST_ROLL)
             return None
         if (self.turn_total == 0) != (self.rolls_this_turn == 0) or (
                 not self.turn_total and self.dice_in_hand != r.dice):
-            return "a turn starts with every die in hand, no points and no roll yet, and only then"
+            return Refusal(Code.POSITION_TURN_START)
+        return None
+
+    def _unreachable_end(self) -> Refusal | None:
+        """Why a finished position is one these rules cannot end, or None (see :meth:`_unreachable`)."""
+        r = self.rules
+        if self.turn_total or self.dice_in_hand != r.dice or self.rolls_this_turn or self.must_validate:
+            return Refusal(Code.POSITION_OVER_TURN)
+        assert self.outcome is not None
+        end, scores, last = self.outcome.termination, self.scores, self.current
+        others = [s for k, s in enumerate(scores) if k != last]
+        if end is Termination.TARGET:
+            if r.end is End.FIRST:
+                ends = scores[last] >= r.target and all(s < r.target for s in others)
+            elif r.end is End.LAST_ROUND:
+                ends = (self.last_round_by is not None
+                        and (last + 1) % len(scores) == self.last_round_by)
+            else:
+                ends = False
+        elif end is Termination.EXACT:
+            ends = r.end is End.EXACT and scores[last] == r.target and all(s < r.target for s in others)
+        elif end is Termination.FIVE_ONES:
+            ends = r.five_1s_win and all(s < r.target or r.end is End.LAST_ROUND for s in scores)
+        else:
+            ends = (self.turn_limit is not None and all(s.turns == self.turn_limit for s in self._seats)
+                    and (r.end is End.LAST_ROUND or all(s < r.target for s in scores)))
+        if not ends:
+            return Refusal(Code.POSITION_END, {"end": end.value})
         return None
 
     # -- what a player sees ------------------------------------------------------------------
@@ -900,12 +987,19 @@ _HAND = re.compile(r"(\d+)/(\d+)")
 _CLOCK = re.compile(r"(\d+)\.(\d+)(?:/(\d+))?")
 
 
-def _field(pattern: re.Pattern[str], word: str, what: str, grammar: str) -> tuple[str, ...]:
-    """The groups of one field of a position, or ValueError naming it."""
+def _field(pattern: re.Pattern[str], word: str, name: str) -> tuple[str, ...]:
+    """The groups of one field of a position, or :class:`PositionError` naming it."""
     match = pattern.fullmatch(word)
     if match is None or not word.isascii():
-        raise ValueError(f"'{word}' is not a {what}: {grammar}")
+        raise PositionError(Refusal(Code.POSITION_FIELD, {"field": name, "text": word}))
     return match.groups()
+
+
+@functools.lru_cache(maxsize=64)
+def _smallest_score(rules: Rules) -> int:
+    """The unit every score and turn total is a multiple of: the greatest common divisor of the points the
+    combinations score and of the three-farkle penalty (which takes points away, never below 0)."""
+    return math.gcd(*(c.points for c in combinations(rules)), rules.three_farkles)
 
 
 @dataclass(frozen=True)

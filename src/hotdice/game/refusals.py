@@ -84,6 +84,30 @@ class Code(enum.StrEnum):
     CHALLENGE_LENGTH = "challenge-length"
     CHALLENGE_TYPO = "challenge-typo"
     CHALLENGE_PRESET = "challenge-preset"
+    # a position that does not read, or that no game under the rules reaches (engine)
+    POSITION_FIELDS = "position-fields"
+    POSITION_FIELD = "position-field"
+    POSITION_NAMES = "position-names"
+    POSITION_SEATS = "position-seats"
+    POSITION_NO_SEAT = "position-no-seat"
+    POSITION_UNIT = "position-unit"
+    POSITION_NOT_ENTERED = "position-not-entered"
+    POSITION_NO_ENTRY = "position-no-entry"
+    POSITION_BELOW_ENTRY = "position-below-entry"
+    POSITION_NO_TURN = "position-no-turn"
+    POSITION_FARKLES = "position-farkles"
+    POSITION_TURNS = "position-turns"
+    POSITION_PAST_TARGET = "position-past-target"
+    POSITION_LAST_ROUND = "position-last-round"
+    POSITION_HAND = "position-hand"
+    POSITION_END = "position-end"
+    POSITION_OVER_TURN = "position-over-turn"
+    POSITION_PENDING = "position-pending"
+    POSITION_TURN_TOTAL = "position-turn-total"
+    POSITION_ROLL_DICE = "position-roll-dice"
+    POSITION_ROLL_ENDS = "position-roll-ends"
+    POSITION_FIRST_ROLL = "position-first-roll"
+    POSITION_TURN_START = "position-turn-start"
 
 
 # The library's sentences. Format specs word the values that are not single numbers or names: ``dice``
@@ -149,6 +173,34 @@ ENGLISH: Mapping[Code, str] = {
     Code.CHALLENGE_LENGTH: "a challenge code has 10 characters (XXXXX-XXXXX), not {length}",
     Code.CHALLENGE_TYPO: "challenge code '{code}' has a typo: check it against the code you were sent",
     Code.CHALLENGE_PRESET: "challenge code '{code}' names a preset this hotdice does not know",
+    Code.POSITION_FIELDS: "'{text}' is not a position: it has {fields} fields, not 8 "
+                          "(SEATS SEAT TOTAL/HAND ROLL PENDING LAST CLOCK END)",
+    Code.POSITION_FIELD: "'{text}' is not a position's {field} field: {field:grammar}",
+    Code.POSITION_NAMES: "{names} names for a position of {seats} seats",
+    Code.POSITION_SEATS: "a position has 1 to {max} seats, not {seats}",
+    Code.POSITION_NO_SEAT: "{field} names seat {seat}, but the seats are 0 to {last}",
+    Code.POSITION_UNIT: "{value} in {field} is not a multiple of {unit}, the smallest score of these rules",
+    Code.POSITION_NOT_ENTERED: "seat {seat} has {score} points but has not entered: points count only after the entry",
+    Code.POSITION_NO_ENTRY: "seat {seat} is marked not entered, but these rules have no entry",
+    Code.POSITION_BELOW_ENTRY: "seat {seat} has entered with {score} points, below the entry of {entry}, "
+                               "and no penalty can take points away",
+    Code.POSITION_NO_TURN: "seat {seat} has {score} points, {farkles} farkles in a row or an entry, "
+                           "but has not played a turn yet",
+    Code.POSITION_FARKLES: "seat {seat} has {farkles} farkles in a row: at most {max} here",
+    Code.POSITION_TURNS: "seat {seat} has played {turns} turns, past the game's {limit}",
+    Code.POSITION_PAST_TARGET: "seat {seat} has {score} points with the game still on: {score} ends the game "
+                               "or starts its last round (target {target})",
+    Code.POSITION_LAST_ROUND: "seat {seat} has not reached the target of {target}: a last round starts only when "
+                              "a seat reaches it under end=last-round",
+    Code.POSITION_HAND: "dice in hand are 1 to {dice}, not {hand}",
+    Code.POSITION_END: "no game under these rules ends '{end}' with these scores and seats",
+    Code.POSITION_OVER_TURN: "a game that is over has no turn in progress",
+    Code.POSITION_PENDING: "a validation is pending only under validate=yes, after a set-aside, before the next roll",
+    Code.POSITION_TURN_TOTAL: "the turn total reaches or passes the target of exactly {target}: the turn is over",
+    Code.POSITION_ROLL_DICE: "the roll {roll:dice} has {rolled} dice, but {hand} are in hand",
+    Code.POSITION_ROLL_ENDS: "the roll {roll:dice} ends the turn: no player sets dice aside from it",
+    Code.POSITION_FIRST_ROLL: "the first roll of a turn has every die",
+    Code.POSITION_TURN_START: "a turn starts with every die in hand, no points and no roll yet, and only then",
 }
 
 
@@ -169,6 +221,8 @@ class Words(string.Formatter):
             return self.comma.join(map(str, value))
         if format_spec == "six_dice":
             return SIX_DICE[value]
+        if format_spec == "grammar":
+            return POSITION_GRAMMAR[value]
         return format(value, format_spec)
 
 
@@ -179,6 +233,18 @@ SIX_DICE = {
     "straight": "1-2-3-4-5-6",
     "three_pairs": "three pairs",
     "two_triplets": "two triples",
+}
+
+# What each field of a position holds (``{field:grammar}`` in a sentence): the grammar of Game.position.
+POSITION_GRAMMAR = {
+    "SEATS": "each seat's score, then ~ if not entered, xN for N farkles in a row, separated by commas",
+    "SEAT": "a seat number",
+    "TOTAL/HAND": "the turn total and the dice in hand, e.g. 350/2",
+    "ROLL": "- (roll or bank), ? (dice to be rolled) or the faces rolled",
+    "PENDING": "v (a validation is pending) or -",
+    "LAST": "the seat that started the last round, or -",
+    "CLOCK": "TURN.ROLLS or TURN.ROLLS/LIMIT",
+    "END": "- or how the game ended: target, exact, five-ones, turn-limit",
 }
 
 _ENGLISH_WORDS = Words()
