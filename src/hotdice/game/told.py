@@ -148,6 +148,8 @@ ENGLISH: Mapping[str, str] = {
     # nothing to verify (hotdice.game.verify.VerifyError)
     "bad_key": "the key '{key}' is not hexadecimal bytes",
     "unfinished_record": "the record is of an unfinished game: only a finished game can be verified",
+    "turn_limit_unreached": "the record says its game ended at its turn limit of {limit} turns, but its history "
+    "plays {turns}",
     "bad_commitment": "the commitment '{commitment}' is not a SHA-256 in hex (64 hexadecimal digits)",
     "no_key": "the record holds no dice key: give the revealed key with --key HEX (games with live dice have no key "
     "and cannot be verified)",
