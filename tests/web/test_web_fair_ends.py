@@ -172,3 +172,22 @@ def test_a_challenge_closed_is_revealed_when_its_last_attempt_ends(app: FastAPI,
     assert shown["revealed"] and shown["dice_key"] and shown["revealed_at"] < shown["grace_until"]
     assert [r["finished"] for r in shown["ranking"]] == [True, True] and mine["outcome"] is not None
     assert "every attempt has finished" in ann.get(f"/c/{code}/results").text
+
+
+def test_the_terminal_says_an_attempt_ended_unfinished_when_its_key_was_revealed(app: FastAPI, clock: Clock,
+                                                                                  tmp_path: Path) -> None:
+    ann = device(app)
+    code = ann.post("/api/challenges", json={"preset": "farkle"}).json()["code"]
+    view = ann.get(f"/api/games/{ann.post(f'/api/challenges/{code}/play').json()['id']}").json()
+    view = act(ann, view, next_intent(view))["game"]
+    grace_until = ann.post(f"/api/challenges/{code}/close").json()["grace_until"]
+    clock.move_to(datetime.fromisoformat(grace_until))
+    path = tmp_path / "ended.json"
+    path.write_text(ann.get(f"/api/games/{view['id']}/record").text, encoding="utf-8")
+    shown = {lang: subprocess.run([sys.executable, "-m", "hotdice.cli", "--lang", lang, "replay", str(path)],
+                                  capture_output=True, text=True, timeout=120, check=False) for lang in ("en", "fr")}
+    assert shown["en"].returncode == shown["fr"].returncode == 0, shown
+    at = datetime.fromisoformat(grace_until)
+    assert shown["en"].stdout.splitlines()[-1].startswith("Ended unfinished: the key was revealed at "), shown["en"]
+    assert f"{at:%H:%M}" in shown["en"].stdout.splitlines()[-1]
+    assert shown["fr"].stdout.splitlines()[-1].startswith("Arrêtée inachevée\u00a0: la clé a été révélée à ")

@@ -456,7 +456,9 @@ def told(record: Record, rules_shown: str | None = None) -> list[Told]:
             case EventKind.GAME_OVER:
                 pass  # told below, from the outcome
     final = tuple(zip(names, game.scores, strict=True))
-    if game.outcome is None:
+    if game.outcome is None and record.revealed_at is not None and record.played_at is not None:
+        lines.append(Told("ended_unfinished", {"revealed": record.revealed_at, "final": final}))  # outside the rules
+    elif game.outcome is None:
         acting = Told("dice_to_roll") if game.to_act is CHANCE else Told("to_play", {"name": names[game.current]})
         lines.append(Told("unfinished", {"acting": acting, "final": final}))
     else:

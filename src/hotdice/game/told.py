@@ -102,6 +102,7 @@ ENGLISH: Mapping[str, str] = {
     "entry_missed": "stops at {points}, below the entry of {entry}: not recorded",
     "last_round": "reaches {points}: last round",
     "unfinished": "Unfinished ({acting}): {final:scores}",
+    "ended_unfinished": "Ended unfinished: the key was revealed at {revealed:time}: {final:scores}",
     "dice_to_roll": "dice to roll",
     "to_play": "{name} to play",
     "game_over": "Game over ({why}): {winners:and} wins; {final:scores}",
