@@ -432,6 +432,7 @@ def test_a_challenge_closed_mid_game_lets_it_finish_then_ends_it_on_the_page(
     expect(host.locator("#dice-key")).to_have_count(0)
     player.reload()
     expect(player.locator("#over")).to_be_hidden()
+    expect(player.locator("#finish-by")).to_contain_text("closed: finish by ")  # the grace deadline, shown
     view = api_view(player, gid)
     act_once(player, view)  # played on after the close
     shows(player, view["n"] + 1)

@@ -137,12 +137,16 @@ def test_closing_a_challenge_lets_started_attempts_finish_until_the_grace_deadli
     views[ann] = _finish(ann, views[ann])
     for c in (bob, cy):
         views[c] = act(c, views[c], next_intent(views[c]))["game"]
+    assert bob.get(f"/api/games/{views[bob]['id']}").json()["finish_by"] is None  # open: no deadline
     closed = ann.post(f"/api/challenges/{code}/close").json()
     assert closed["dice_key"] is None and not closed["revealed"]  # nothing about the dice yet
     assert late.post(f"/api/challenges/{code}/play").status_code == 409  # no new attempt
     results = ann.get(f"/api/challenges/{code}").json()
     assert results["closed"] and results["grace_until"] is not None and results["dice_key"] is None
     assert "may finish until" in ann.get(f"/c/{code}/results").text
+    # Every player under way is shown the deadline on the game's view, from the moment of the close.
+    deadline_shown = bob.get(f"/api/games/{views[bob]['id']}").json()["finish_by"]
+    assert deadline_shown == results["grace_until"][:19] + "Z"
     # Bob plays on, and finishes: the key stays hidden while Cy plays.
     views[bob] = _finish(bob, views[bob])
     assert ann.get(f"/api/challenges/{code}").json()["dice_key"] is None

@@ -54,7 +54,7 @@ from hotdice.web.errors import BadRequest, Conflict, Forbidden, KeyRevealed, Not
 from hotdice.web.hub import notifying
 from hotdice.web.memo import Recent
 from hotdice.web.services.players import clean_name
-from hotdice.web.services.reveal import revealed_at
+from hotdice.web.services.reveal import GRACE, revealed_at
 
 __all__ = [
     "EVENTS_TAIL",
@@ -177,6 +177,7 @@ class WebView(TableView):
     challenge: str | None
     table: str | None
     ended: str | None  # when its dice key was revealed, for a game that ended unfinished there
+    finish_by: str | None  # its challenge closed while it is under way: its grace deadline, to finish by
     solver: dict[str, Any] | None
 
 
@@ -679,11 +680,21 @@ def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
         challenge=row.challenge_code,
         table=row.table_code,
         ended=None if not ended or loaded.revealed_at is None else time_text(loaded.revealed_at),
+        finish_by=_finish_by(loaded, now),
         solver=_solver_status(loaded),
     )
     if not ended or loaded.revealed_at is None:
         return shown
     return replace(shown, outcome=Ended(time_text(loaded.revealed_at), tuple(game.scores)))
+
+
+def _finish_by(loaded: Loaded, now: datetime | None) -> str | None:
+    """The grace deadline of a challenge's attempt under way once the challenge has closed (until the reveal,
+    an unfinished attempt's reveal is that deadline: :func:`hotdice.web.services.reveal.challenge_revealed_at`)."""
+    row, reveal = loaded.row, loaded.revealed_at
+    if row.challenge_code is None or reveal is None or loaded.game.outcome is not None or loaded.ended(now):
+        return None
+    return time_text(reveal) if (now or clock.now()) >= reveal - GRACE else None
 
 
 def _solver_status(loaded: Loaded) -> dict[str, Any] | None:

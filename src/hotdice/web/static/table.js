@@ -81,6 +81,8 @@
     if (view.turn_limit && !view.outcome) text += ` · ${escapeHTML(t("table.turn_of", { turn: turnNumber(), limit: view.turn_limit }))}`;
     if (view.target && !view.outcome) text += ` · ${escapeHTML(t("table.target", { target: num(view.target) }))}`;
     if (view.last_round_by !== null && !view.outcome) text += ` · <strong>${escapeHTML(t("moment.last-round"))}</strong>`;
+    // The challenge was closed while this attempt is under way: it may be finished until its grace deadline.
+    if (view.finish_by && !view.outcome) text += ` · <strong id="finish-by">${escapeHTML(t("table.finish_by", { when: `${view.finish_by.slice(0, 16).replace("T", " ")} UTC` }))}</strong>`;
     $("turn-line").innerHTML = text;
     $("turn-total").textContent = num(view.turn_total);
   }
