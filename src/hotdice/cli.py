@@ -346,7 +346,10 @@ def _tell(lang: str, facts: Sequence[Told]) -> list[str]:
 
 
 @app.command("verify", help="Check a finished game's record against its revealed dice key: every roll, the key's "
-             "commitment, every action and the result. Exit 0 if it verifies, 1 if not (the first mismatch).")
+             "commitment, every action and the result. Exit 0 if it verifies; 1 if it describes a game whose dice, "
+             "key, commitment or result do not match (the first mismatch); 2 if it cannot describe a game under its "
+             "rules (unreadable, a set-up or a history line the rules refuse, a turn limit its history never "
+             "reaches) or there is nothing to check.")
 def verify_command(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(help="The game record (JSON).", metavar="RECORD")],

@@ -182,8 +182,9 @@ def test_an_illegal_history_is_caught(cli: Any) -> None:
     record = daily_record()
     bank = record.history.index("bank")
     history = (*record.history[:bank], "roll", *record.history[bank + 1 :])  # rolled on instead of banking
-    code, out, _ = cli(dataclasses.replace(record, history=history))
-    assert code == 1 and len(out.splitlines()) == 1 and out.startswith("does not verify: ")
+    code, out, err = cli(dataclasses.replace(record, history=history))
+    # No game under its rules has that history: the record cannot describe one (exit 2), whatever the key.
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and "history line " in err, err
 
 
 def test_a_record_played_on_after_its_key_was_revealed_is_refused(cli: Any) -> None:
@@ -379,3 +380,44 @@ def test_a_challenge_shows_its_commitment_from_creation_and_its_record_verifies_
     record = client.get(f"/api/games/{game_id}/record").json()
     verdict = verify_text(json.dumps(record), commitment=commitment)
     assert verdict.valid and verdict.lines[-1].startswith("VALID"), verdict.lines
+
+
+# -- a record that cannot describe a game: exit 2; one whose dice or result do not match its key: exit 1 ---------
+
+
+def _hundred_players() -> dict[str, Any]:
+    data = versus_record().to_json()
+    names = [f"P{n}" for n in range(100)]
+    return signed({**data, "players": names, "result": {**data["result"], "scores": [0] * 100}})
+
+
+def _illegal_set_aside() -> dict[str, Any]:
+    data = daily_record().to_json()
+    line = next(i for i, entry in enumerate(data["history"]) if entry.startswith("keep "))
+    history = [*data["history"][:line], "keep 222222", *data["history"][line + 1 :]]  # dice never rolled
+    return signed({**data, "history": history})
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        (_hundred_players, "the game cannot be set up: "),
+        (lambda: signed({**daily_record().to_json(), "turn_limit": 10**9}),
+         "the record says its game ended at its turn limit of 1000000000 turns, but its history plays 10"),
+        (lambda: daily_with("turn_limit", "1" + "0" * 30), "field 'turn_limit' must be a whole number"),
+        (lambda: daily_with("turn_limit", "1" + "0" * 30).replace('"digest": "', '"digest": "0'),
+         "field 'turn_limit' must be a whole number"),
+        (_illegal_set_aside, "history line "),
+    ],
+    ids=["100-players", "turn-limit-1e9", "turn-limit-1e30", "turn-limit-1e30-digest", "illegal-line"],
+)
+def test_a_record_that_cannot_describe_a_game_is_exit_2(cli: Any, record: Any, message: str) -> None:
+    code, out, err = cli(record())
+    assert (code, out) == (2, "") and len(err.splitlines()) == 1 and message in err, (code, out, err)
+
+
+def test_verify_help_says_what_each_exit_code_means(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["verify", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "Exit 0 if it verifies; 1 if" in shown and "2 if" in shown and "cannot describe a game" in shown

@@ -80,6 +80,7 @@ def app(tmp_path: Path, database_url: str) -> Iterator[FastAPI]:
     # Without rate limits: the property tests here ask far faster than a person (tests/web/test_web_limits.py).
     web = create_app(Settings(data_dir=tmp_path, database_url=database_url, daily_key=KEY).unlimited())
     yield web
+    web.state.clock.shift = timedelta(0)  # the clock a test moved
     web.state.db.close()  # before the PostgreSQL database is dropped
 
 
@@ -910,9 +911,11 @@ def _never_banking(view: dict[str, Any]) -> dict[str, Any]:
     return {"then": "roll"}
 
 
-def test_a_challenge_closed_ends_the_attempts_still_playing(alice: TestClient, bob: TestClient, app: FastAPI) -> None:
-    # The attack: Ann makes a challenge, starts her attempt, closes it (its key is revealed), then plays on
-    # knowing every roll to come. Bob finished before, with nothing.
+def test_a_challenge_closed_ends_the_attempts_still_playing_at_its_grace_deadline(
+        alice: TestClient, bob: TestClient, app: FastAPI) -> None:
+    # The attack of before: Ann makes a challenge, starts her attempt, closes it, then plays on once its key is
+    # revealed, knowing every roll to come. Bob finished before, with nothing. Her attempt had until the grace
+    # deadline; at it the key is revealed and her attempt ends there.
     alice.post("/api/me", json={"name": "Ann"})
     bob.post("/api/me", json={"name": "Bob"})
     code = alice.post("/api/challenges", json={"preset": "farkle"}).json()["code"]
@@ -924,14 +927,18 @@ def test_a_challenge_closed_ends_the_attempts_still_playing(alice: TestClient, b
     while view["players"][0]["score"] == 0:
         view = act(alice, view, next_intent(view))["game"]
     assert view["outcome"] is None and view["ended"] is None
-    closed = alice.post(f"/api/challenges/{code}/close").json()
+    closing = alice.post(f"/api/challenges/{code}/close").json()
+    assert closing["dice_key"] is None  # her attempt is under way: the key waits for it, or the grace deadline
+    app.state.clock.move_to(datetime.fromisoformat(closing["grace_until"]))
+    closed = alice.get(f"/api/challenges/{code}").json()
     refused = act(alice, view, next_intent(view), status=409)
     assert refused["code"] == "key-revealed" and "revealed at" in refused["detail"]
     assert refused["game"]["ended"] is not None and refused["game"]["options"] == []
     assert not refused["game"]["can_roll"] and not refused["game"]["can_bank"]
     assert len(history(app, view["id"])) == view["n"]  # nothing was written
     shown = alice.get(f"/api/games/{view['id']}").json()
-    assert shown["ended"] == refused["game"]["ended"] and shown["outcome"] is None
+    assert shown["ended"] == refused["game"]["ended"] == shown["outcome"]["at"]
+    assert shown["outcome"]["ended"] == "key-revealed" and shown["outcome"]["winners"] == []
     # Ann's points rank below Bob's finished nothing; nobody is still playing.
     results = alice.get(f"/api/challenges/{code}").json()
     assert [(r["name"], r["finished"]) for r in results["ranking"]] == [("Bob", True), ("Ann", False)]
@@ -969,6 +976,8 @@ def test_closing_a_challenge_waits_for_the_action_it_would_end(app: FastAPI, ali
         session.commit()
     closing.join(60)
     assert closed.is_set()
+    grace_until = alice.get(f"/api/challenges/{code}").json()["grace_until"]
+    app.state.clock.move_to(datetime.fromisoformat(grace_until))  # the attempt under way had until then
     with db.session() as session:
         record = record_service.public_record(session, view["id"])
     assert record.played_at is not None and record.revealed_at is not None

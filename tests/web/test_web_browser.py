@@ -13,10 +13,12 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Respo
 from playwright.sync_api import Error as PlaywrightError
 
 from hotdice.game.record import Record
+from hotdice.store import DB_FILE
 from tests.analysis.test_background import fresh_rules
 from tests.french_support import english_left
 from tests.web_servers import free_port, wait_up
@@ -410,7 +413,8 @@ def test_a_friend_challenge_played_by_two_browsers(open_page: Open) -> None:
     assert host.locator("#commitment").inner_text() == hashlib.sha256(revealed).hexdigest()  # the key promised
 
 
-def test_a_challenge_closed_mid_game_ends_it_on_the_page(open_page: Open) -> None:
+def test_a_challenge_closed_mid_game_lets_it_finish_then_ends_it_on_the_page(
+        open_page: Open, tmp_path_factory: pytest.TempPathFactory) -> None:
     host = open_page("host")
     host.goto("/")
     made = host.request.post("/api/challenges", data={"preset": "farkle"}).json()
@@ -422,10 +426,29 @@ def test_a_challenge_closed_mid_game_ends_it_on_the_page(open_page: Open) -> Non
     view = api_view(player, gid)
     act_once(player, view)
     shows(player, view["n"] + 1)
-    assert host.request.post(f"/api/challenges/{made['code']}/close").ok  # the key is revealed
+    assert host.request.post(f"/api/challenges/{made['code']}/close").ok  # no new attempt; this one goes on
+    host.goto(f"/c/{made['code']}/results")
+    expect(host.locator("#reveal")).to_contain_text("Attempts under way may finish until")
+    expect(host.locator("#dice-key")).to_have_count(0)
     player.reload()
-    expect(player.locator("#over")).to_contain_text("Ended unfinished: the dice key was revealed at")
+    expect(player.locator("#over")).to_be_hidden()
+    expect(player.locator("#finish-by")).to_contain_text("closed: finish by ")  # the grace deadline, shown
+    view = api_view(player, gid)
+    act_once(player, view)  # played on after the close
+    shows(player, view["n"] + 1)
+    # The grace deadline passes (the close moved 24 hours back in the server's database): the key is revealed.
+    database = next(tmp_path_factory.getbasetemp().glob(f"web-data*/{DB_FILE}"))
+    with sqlite3.connect(database) as connection:
+        connection.execute("UPDATE web_challenges SET closes_at = ? WHERE code = ?",
+                           ((datetime.now(UTC) - timedelta(hours=25)).strftime("%Y-%m-%d %H:%M:%S.%f"), made["code"]))
+    player.reload()
+    at = api_view(player, gid)["outcome"]["at"]
+    expect(player.locator("#over")).to_contain_text(f"Ended unfinished: the key was revealed at {at[11:16]} UTC")
+    expect(player.locator("#record")).to_be_visible()  # the record, to download
     expect(player.locator("#roll")).to_be_disabled()
+    host.goto(f"/c/{made['code']}/results")
+    expect(host.locator("#reveal")).to_contain_text("the grace deadline passed")
+    expect(host.locator("#dice-key")).to_be_visible()
 
 
 def test_an_online_table_of_two_browsers_playing_live(open_page: Open) -> None:

@@ -53,8 +53,8 @@ from hotdice.game.scoring import DiceError
 from hotdice.game.told import Told
 
 __all__ = [
-    "VERSION", "Record", "RecordAltered", "RecordError", "Result", "record_of", "replay", "state_json", "time_text",
-    "told", "transcript",
+    "VERSION", "Record", "RecordAltered", "RecordError", "Result", "check_result", "rebuild", "record_of", "replay",
+    "state_json", "time_text", "told", "transcript",
 ]  # fmt: skip
 
 VERSION = 1  # the record format this hotdice writes and reads
@@ -174,6 +174,8 @@ class Record:
                 raise RecordError(f"not a game record: invalid JSON ({exc.msg}, line {exc.lineno})") from None
         if not isinstance(data, Mapping):
             raise RecordError("not a game record: a record is a JSON object")
+        if _depth(data) > MAX_DEPTH:  # before anything recurses into it
+            raise RecordError("not a game record: it is nested too deeply")
         if "version" in data and data["version"] != VERSION:
             raise RecordError(f"unknown record version {_shown(data['version'])}: this hotdice reads version {VERSION}")
         missing = [name for name in _FIELDS if name not in data]
@@ -182,9 +184,7 @@ class Record:
         unknown = sorted(set(data) - set(_FIELDS) - set(_TIMES))
         if unknown:
             raise RecordError(f"not a game record: unknown field(s) {', '.join(unknown)}")
-        content = {name: value for name, value in data.items() if name != "digest"}
-        if _get(data, "digest", str) != _digest(content):
-            raise RecordAltered(Told("digest"))
+        digest = _get(data, "digest", str)
         result = _get(data, "result", dict)
         missing = [name for name in ("scores", "winners", "termination") if name not in result]
         if missing or len(result) != 3:
@@ -196,7 +196,9 @@ class Record:
             known = ", ".join(t.value for t in Termination)
             raise RecordError(f"termination '{termination}' is not one of {known}") from None
         winners = _get(result, "winners", list, optional=True)
-        return cls(
+        # Read and checked before its digest: a record that cannot be one (exit 2 in verify) is told so even
+        # when its digest does not match, rather than read as altered.
+        record = cls(
             version=_get(data, "version", int),
             rules=_get(data, "rules", str),
             players=tuple(_items(data, "players", str)),
@@ -213,6 +215,9 @@ class Record:
             played_at=None if data.get("played_at") is None else tuple(_items(data, "played_at", str)),
             revealed_at=_get(data, "revealed_at", str, optional=True) if "revealed_at" in data else None,
         )
+        if digest != _digest({name: value for name, value in data.items() if name != "digest"}):
+            raise RecordAltered(Told("digest"))
+        return record
 
 
 MAX_DEPTH = 32  # nesting of a record's JSON: a real one has a few levels
@@ -303,6 +308,15 @@ def record_of(
 
 def replay(record: Record) -> Game:
     """Rebuild the game of ``record`` by applying its history; RecordError if it does not replay as stored."""
+    game = rebuild(record)
+    check_result(record, game)
+    return game
+
+
+def rebuild(record: Record) -> Game:
+    """The game of ``record``'s set-up and history, its rolls checked against its seed, its result not compared
+    (:func:`check_result`); RecordAltered for a roll its seed does not give, RecordError for a set-up or a line
+    no game under its rules has."""
     try:
         game = Game(Rules.parse(record.rules), players=record.players, first=record.first, turn_limit=record.turn_limit)
     except ValueError as exc:
@@ -329,10 +343,14 @@ def replay(record: Record) -> Game:
                                    {**where, "reason": exc.refusal})) from None
         if str(game.history[-1]) != line:
             raise RecordError(Told("line_rewritten", {**where, "written": str(game.history[-1])}))
+    return game
+
+
+def check_result(record: Record, game: Game) -> None:
+    """RecordAltered if ``game`` (``record`` rebuilt) did not come to the result the record says."""
     result = record_of(game).result
     if result != record.result:
         raise RecordAltered(Told("result_altered", {"said": _said(record.result), "replayed": _said(result)}))
-    return game
 
 
 def _said(result: Result) -> Told:
@@ -438,7 +456,9 @@ def told(record: Record, rules_shown: str | None = None) -> list[Told]:
             case EventKind.GAME_OVER:
                 pass  # told below, from the outcome
     final = tuple(zip(names, game.scores, strict=True))
-    if game.outcome is None:
+    if game.outcome is None and record.revealed_at is not None and record.played_at is not None:
+        lines.append(Told("ended_unfinished", {"revealed": record.revealed_at, "final": final}))  # outside the rules
+    elif game.outcome is None:
         acting = Told("dice_to_roll") if game.to_act is CHANCE else Told("to_play", {"name": names[game.current]})
         lines.append(Told("unfinished", {"acting": acting, "final": final}))
     else:

@@ -102,6 +102,7 @@ ENGLISH: Mapping[str, str] = {
     "entry_missed": "stops at {points}, below the entry of {entry}: not recorded",
     "last_round": "reaches {points}: last round",
     "unfinished": "Unfinished ({acting}): {final:scores}",
+    "ended_unfinished": "Ended unfinished: the key was revealed at {revealed:time}: {final:scores}",
     "dice_to_roll": "dice to roll",
     "to_play": "{name} to play",
     "game_over": "Game over ({why}): {winners:and} wins; {final:scores}",
@@ -148,6 +149,8 @@ ENGLISH: Mapping[str, str] = {
     # nothing to verify (hotdice.game.verify.VerifyError)
     "bad_key": "the key '{key}' is not hexadecimal bytes",
     "unfinished_record": "the record is of an unfinished game: only a finished game can be verified",
+    "turn_limit_unreached": "the record says its game ended at its turn limit of {limit} turns, but its history "
+    "plays {turns}",
     "bad_commitment": "the commitment '{commitment}' is not a SHA-256 in hex (64 hexadecimal digits)",
     "no_key": "the record holds no dice key: give the revealed key with --key HEX (games with live dice have no key "
     "and cannot be verified)",

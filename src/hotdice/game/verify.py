@@ -18,8 +18,8 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from hotdice.game.engine import EventKind
-from hotdice.game.record import Record, RecordAltered, RecordError, replay
+from hotdice.game.engine import EventKind, Termination
+from hotdice.game.record import Record, RecordAltered, RecordError, check_result, rebuild
 from hotdice.game.told import Told
 
 __all__ = ["Verdict", "VerifyError", "commitment_of", "parse_key", "verify", "verify_text"]
@@ -109,8 +109,17 @@ def verify(record: Record, *, key: bytes | None = None, commitment: str | None =
                                                     "revealed": record.revealed_at}))
         checked.append(Told("reveal_ok", {"revealed": record.revealed_at}))
     try:
-        game = replay(dataclasses.replace(record, seed=key.hex()))
-    except RecordError as exc:
+        game = rebuild(dataclasses.replace(record, seed=key.hex()))
+    except RecordAltered as exc:  # a roll the key does not give
+        return _fails(exc)
+    except RecordError as exc:  # no game under its rules: a set-up or a line they refuse
+        raise VerifyError(exc.told) from None
+    unreached = record.turn_limit is not None and game.outcome is None
+    if unreached and record.result.termination is Termination.TURN_LIMIT:
+        raise VerifyError(Told("turn_limit_unreached", {"limit": record.turn_limit, "turns": max(game.turns_played)}))
+    try:
+        check_result(record, game)
+    except RecordAltered as exc:
         return _fails(exc)
     rolls = sum(event.kind is EventKind.ROLL for event in game.events)
     turns = sum(game.turns_played)

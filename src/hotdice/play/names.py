@@ -25,7 +25,9 @@ import regex
 from hotdice.game.refusals import Code, Refusal, Refused
 from hotdice.play.players import LEVELS
 
-__all__ = ["CODES", "MAX_NAME", "MAX_NAME_CODE_POINTS", "DefaultName", "clean_name", "clean_names", "graphemes"]
+__all__ = [
+    "CODES", "MAX_NAME", "MAX_NAME_CODE_POINTS", "DefaultName", "clean_name", "clean_names", "graphemes", "read_as",
+]
 
 MAX_NAME = 24  # a name fits on a phone's scoreboard
 MAX_NAME_CODE_POINTS = 200  # what a name may take in storage (hotdice.store.NAME_LENGTH): marks piled on letters
@@ -36,6 +38,14 @@ CODES = ("you", "player", "computer")
 def graphemes(text: str) -> int:
     """How many characters a reader sees in ``text``."""
     return len(_GRAPHEME.findall(text))
+
+
+def read_as(name: str) -> str:
+    """What a reader tells ``name`` apart by: its compatibility form (NFKC: full-width letters are letters),
+    case folded, without spaces or invisible characters (zero-width spaces, joiners): "PLAYER 1", "player1"
+    and "Ｐｌａｙｅｒ 1" read the same."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return "".join(ch for ch in folded if not ch.isspace() and unicodedata.category(ch) != "Cf")
 
 
 def clean_name(name: str, seat: int = 1) -> str:

@@ -32,7 +32,7 @@ from hotdice.game.refusals import Refusal
 from hotdice.game.rules import Rules
 from hotdice.game.scoring import SetAside
 
-__all__ = ["Entry", "OptionView", "Risk", "Seat", "TableView"]
+__all__ = ["Ended", "Entry", "OptionView", "Risk", "Seat", "TableView"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +83,18 @@ class Entry:
 
 
 @dataclass(frozen=True, slots=True)
+class Ended:
+    """The outcome of a game that ended outside the rules, unfinished: its dice key was revealed (``at``, UTC)
+    before it was played out, so nothing more could be played fairly. Nobody won; ``scores`` as they stood."""
+
+    at: str
+    scores: tuple[int, ...]
+    ended: str = "key-revealed"
+    winners: tuple[int, ...] = ()
+    termination: None = None
+
+
+@dataclass(frozen=True, slots=True)
 class TableView:
     """Everything a table shows, and what its player may do now; nothing that has not happened yet.
 
@@ -124,7 +136,7 @@ class TableView:
     risk: Risk  # of the next roll of the dice in hand
     events: tuple[Entry, ...]
     events_from: int
-    outcome: Outcome | None
+    outcome: Outcome | Ended | None  # Ended: stopped unfinished, outside the rules
 
     @classmethod
     def of(

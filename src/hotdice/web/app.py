@@ -21,6 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from hotdice.i18n import LANGUAGES, catalog
 from hotdice.web.asgi import device_cookie, raw_device_cookie
 from hotdice.web.assets import Assets
+from hotdice.web.clock import CLOCK
 from hotdice.web.db import Database
 from hotdice.web.errors import WebError
 from hotdice.web.hot import HotRoutes
@@ -136,6 +137,7 @@ def create_app(settings: Settings | None = None, *, freeze_at_start: bool = Fals
         openapi_url="/api/openapi.json",
     )
     app.state.settings = settings
+    app.state.clock = CLOCK  # where every service reads "now"; a test moves it
     app.state.db = db
     app.state.hub = hub
     app.state.devices = _devices(db, settings)

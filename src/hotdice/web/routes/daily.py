@@ -6,7 +6,7 @@ import re
 from datetime import date
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Query
 
 from hotdice.web.deps import PlayerDep, SessionDep, SettingsDep, VisitorDep
 from hotdice.web.errors import BadRequest
@@ -25,11 +25,23 @@ def start(player: PlayerDep, session: SessionDep, settings: SettingsDep) -> dict
     return {"id": row.id, "url": f"/play/{row.id}", "official": row.official}
 
 
-@router.get("")
-def today(session: SessionDep, settings: SettingsDep, visitor: VisitorDep) -> dict[str, Any]:
-    data = daily.page(session, settings, visitor)
+@router.get("", responses=refusals(409))
+def today(session: SessionDep, settings: SettingsDep, visitor: VisitorDep,
+          day: Annotated[str | None, Query(max_length=10)] = None) -> dict[str, Any]:
+    """Today's daily; ``day``: a past day's (its leaderboard as ranked once its key was revealed)."""
+    data = daily.page(session, settings, visitor, day=None if day is None else _day(day))
     session.commit()
     return data
+
+
+def _day(day: str) -> date:
+    try:
+        wanted = date.fromisoformat(day) if _DAY.fullmatch(day) else None
+    except ValueError:
+        wanted = None
+    if wanted is None:
+        raise BadRequest.said("error.not_a_day", day=day)
+    return wanted
 
 
 @router.get("/{day}/key", responses=refusals(409))
@@ -37,12 +49,6 @@ def day_key(
     day: Annotated[str, Path(max_length=10)], session: SessionDep, settings: SettingsDep
 ) -> dict[str, Any]:
     """The day's commitment (SHA-256 of its dice key) from the day it opens; its key once the day is over."""
-    try:
-        wanted = date.fromisoformat(day) if _DAY.fullmatch(day) else None
-    except ValueError:
-        wanted = None
-    if wanted is None:
-        raise BadRequest.said("error.not_a_day", day=day)
-    found = daily.day_key(session, settings, wanted)
+    found = daily.day_key(session, settings, _day(day))
     session.commit()  # the server key, made on first use
     return found

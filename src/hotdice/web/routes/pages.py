@@ -19,7 +19,7 @@ from hotdice.i18n.scoring import combination_name
 from hotdice.play.daily import daily_day
 from hotdice.play.modes import shown_rules
 from hotdice.store.web_models import WebPlayer
-from hotdice.web import charts
+from hotdice.web import charts, clock
 from hotdice.web.assets import catalog_name
 from hotdice.web.deps import SessionDep, SettingsDep, TranslatorDep, VisitorDep
 from hotdice.web.errors import WebError
@@ -70,7 +70,7 @@ def home(request: Request, t: TranslatorDep, visitor: VisitorDep) -> HTMLRespons
     # Hard's choice to wait for its exact play is offered where it would wait: its table is not at hand yet.
     hard_unsolved = affordable(rules) and not solved(rules)
     return render(request, t, "home.html", name=_name(visitor), rules=str(rules), target=rules.target,
-                  day=daily_day().isoformat(), presets=VARIANTS, hard_unsolved=hard_unsolved)
+                  day=daily_day(clock.now()).isoformat(), presets=VARIANTS, hard_unsolved=hard_unsolved)
 
 
 @router.get("/play/{game_id}", response_class=HTMLResponse)

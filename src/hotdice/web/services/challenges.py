@@ -5,15 +5,18 @@ random key the server keeps for the challenge and reveals only once it closes: a
 not let anyone compute the dice in advance. Its commitment, SHA-256 of the key, is public from the start, so
 that once the key is revealed anyone can check it was fixed before the first attempt (``hotdice verify``).
 Everyone who opens the challenge plays the same dice; one attempt each; a challenge closes after
-:data:`OPEN_DAYS` days, or earlier when its creator closes it. Closing reveals the key, so it also ends the
-attempts not finished by then (:mod:`hotdice.web.services.reveal`): they rank below every finished one.
+:data:`OPEN_DAYS` days, or earlier when its creator closes it. Closing stops new attempts; those under way go
+on until they finish or until the grace deadline (:data:`hotdice.web.services.reveal.GRACE` after the close),
+and the key is revealed when the last of them ends or at that deadline, whichever comes first
+(:mod:`hotdice.web.services.reveal`): only then does an attempt not finished end, ranked below every finished
+one. A creator who has finished cannot cut the others off.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import secrets
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
@@ -27,10 +30,11 @@ from hotdice.game.verify import commitment_of
 from hotdice.play.modes import Challenge, Mode, Result, challenge
 from hotdice.play.ranking import compare, turn_points
 from hotdice.store.web_models import WebChallenge, WebGame, WebPlayer
+from hotdice.web import clock
 from hotdice.web.db import hold
 from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound
 from hotdice.web.services.games import human_seat, new_game_row, own_name, player_name
-from hotdice.web.services.reveal import aware
+from hotdice.web.services.reveal import GRACE, aware, challenge_revealed_at
 
 __all__ = ["OPEN_DAYS", "close", "commitment", "create", "find", "is_closed", "play", "results"]
 
@@ -38,13 +42,13 @@ OPEN_DAYS = 7
 
 
 def is_closed(found: WebChallenge, now: datetime | None = None) -> bool:
-    return (now or datetime.now(UTC)) >= aware(found.closes_at)
+    return (now or clock.now()) >= aware(found.closes_at)
 
 
 def create(session: Session, player: WebPlayer, preset: str = "farkle") -> WebChallenge:
     if preset not in [v.name for v in VARIANTS]:
         raise BadRequest.said("error.unknown_preset", preset=preset, presets=", ".join(v.name for v in VARIANTS))
-    now = datetime.now(UTC)
+    now = clock.now()
     while True:
         found = WebChallenge(
             code=Challenge.new(preset).code,
@@ -103,29 +107,33 @@ def play(session: Session, player: WebPlayer, code: str) -> WebGame:
 
 
 def close(session: Session, player: WebPlayer, code: str) -> WebChallenge:
-    """Close the challenge now, revealing its key. Its row is held first and the time taken after: an action
-    checked meanwhile (it holds the row too) was accepted before this moment, or sees the challenge closed."""
+    """Close the challenge now: no new attempt; those under way have until the grace deadline, and the key is
+    revealed once they have ended. Its row is held first and the time taken after: an action checked meanwhile
+    (it holds the row too) was accepted before this moment, or sees the challenge closed."""
     found = find(session, code)
     if found.creator_id != player.id:
         raise Forbidden.said("error.creator_closes")
     hold(session, WebChallenge, found.code)
     session.refresh(found)
-    now = datetime.now(UTC)
+    now = clock.now()
     if not is_closed(found, now):
         found.closes_at = now
     return found
 
 
 def results(session: Session, code: str, player: WebPlayer | None, now: datetime | None = None) -> dict[str, Any]:
-    """Everyone who played, ranked: finished attempts, then, once the challenge is closed (at ``now``), the
-    attempts its closing ended unfinished; the dice key once it is closed."""
+    """Everyone who played, ranked: finished attempts, then, once the key is revealed (at ``now``), the
+    attempts its reveal ended unfinished; the dice key once it is revealed."""
     found = find(session, code)
     games = list(
         session.scalars(select(WebGame).where(WebGame.challenge_code == found.code).order_by(WebGame.created_at))
     )
     names = {g.id: player_name(g) for g in games}
-    closed = is_closed(found, now)
-    ranked_games = [g for g in games if g.over or closed]
+    at = now or clock.now()
+    closed = is_closed(found, at)
+    reveal = challenge_revealed_at(session, found.code, aware(found.closes_at), at)
+    revealed = at >= reveal
+    ranked_games = [g for g in games if g.over or revealed]
     entries = [(Result(names[g.id][0], g.score, g.turns, Mode.CHALLENGE, finished=g.over), g) for g in ranked_games]
     game_of = {id(result): g for result, g in entries}
     ranked = compare(result for result, _ in entries)
@@ -147,6 +155,11 @@ def results(session: Session, code: str, player: WebPlayer | None, now: datetime
         "preset": found.preset,
         "closed": closed,
         "closes_at": aware(found.closes_at).isoformat(),
+        # Once closed: when the key is revealed (the grace deadline while an attempt is under way) and whether
+        # it is, and why: every attempt finished, or the deadline passed.
+        "grace_until": (aware(found.closes_at) + GRACE).isoformat() if closed else None,
+        "revealed_at": reveal.isoformat() if revealed else None,
+        "revealed": revealed,
         "creator": player is not None and found.creator_id == player.id,
         "yours": None if mine is None else {"id": mine.id, "over": mine.over, "score": mine.score},
         "ranking": [
@@ -162,8 +175,8 @@ def results(session: Session, code: str, player: WebPlayer | None, now: datetime
         "playing": [
             {"name": names[g.id][0], "default": names[g.id][1], "turns": g.turns}
             for g in games
-            if not g.over and not closed
+            if not g.over and not revealed
         ],
         "commitment": commitment(found),
-        "dice_key": found.dice_key if closed else None,
+        "dice_key": found.dice_key if revealed else None,
     }

@@ -27,6 +27,7 @@ from hotdice.play.modes import Mode, Result, daily
 from hotdice.play.players import make_player, play_game
 from hotdice.play.ranking import Ranked, compare
 from hotdice.store.web_models import WebDailyPar, WebGame, WebPlayer
+from hotdice.web import clock
 from hotdice.web.db import hold
 from hotdice.web.errors import Conflict
 from hotdice.web.services.games import computer_spec, human_seat, new_game_row, own_name, player_name
@@ -50,7 +51,7 @@ def _noon(day: date) -> datetime:
 
 def day_key(session: Session, settings: Settings, day: date, now: datetime | None = None) -> dict[str, Any]:
     """The commitment to ``day``'s dice key, from the day it opens; the key itself once that day is over."""
-    today = daily_day(now)
+    today = daily_day(now or clock.now())
     if day > today:
         raise Conflict.said("error.daily_not_open", day=day.isoformat())
     key = daily_seed(day, daily_key(session, settings))
@@ -73,7 +74,7 @@ def _attempts(session: Session, player: WebPlayer, day: date) -> list[WebGame]:
 
 def start(session: Session, settings: Settings, player: WebPlayer, now: datetime | None = None) -> WebGame:
     """Today's attempt of ``player``: the unfinished one if any, else a new one, official if it is the first."""
-    day = daily_day(now)
+    day = daily_day(now or clock.now())
     hold(session, WebPlayer, player.id)  # the player's starts one at a time: each sees the attempt made before
     attempts = _attempts(session, player, day)
     for attempt in attempts:
@@ -110,7 +111,7 @@ def par(session: Session, settings: Settings, day: date) -> int:
 def leaderboard(session: Session, day: date, now: datetime | None = None) -> list[tuple[Ranked, WebGame]]:
     """The day's official results, ranked, with their games: the finished ones, then, once the day's key is
     revealed (at ``now``), the attempts it ended unfinished."""
-    revealed = (now or datetime.now(UTC)) >= day_revealed_at(day)
+    revealed = (now or clock.now()) >= day_revealed_at(day)
     query = select(WebGame).where(WebGame.mode == Mode.DAILY, WebGame.official_day == day)
     official = list(session.scalars(query if revealed else query.where(WebGame.over.is_(True))))
     results = [(Result(player_name(g)[0], g.score, g.turns, Mode.DAILY, finished=g.over), g) for g in official]
@@ -118,9 +119,14 @@ def leaderboard(session: Session, day: date, now: datetime | None = None) -> lis
     return [(r, game_of[id(r.result)]) for r in compare(result for result, _ in results)]
 
 
-def page(session: Session, settings: Settings, player: WebPlayer | None, now: datetime | None = None) -> dict[str, Any]:
-    """The day, the player's attempts, the leaderboard of official results, and par once they have finished."""
-    day = daily_day(now)
+def page(session: Session, settings: Settings, player: WebPlayer | None, now: datetime | None = None,
+         day: date | None = None) -> dict[str, Any]:
+    """The day (today, or a past ``day``), the player's attempts, the leaderboard of official results, and par
+    once they have finished."""
+    today = daily_day(now or clock.now())
+    if day is not None and day > today:
+        raise Conflict.said("error.daily_not_open", day=day.isoformat())
+    day = today if day is None else day
     mine = _attempts(session, player, day) if player is not None else []
     finished = [a for a in mine if a.over]
     return {

@@ -15,7 +15,7 @@ import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import orjson
@@ -45,15 +45,16 @@ from hotdice.play.hint import Hint, hint_of
 from hotdice.play.modes import Mode, Setup, pad, race, shown_rules, solo, together, versus
 from hotdice.play.names import DefaultName
 from hotdice.play.players import LEVELS, computer_spec, make_player
-from hotdice.play.view import TableView
+from hotdice.play.view import Ended, TableView
 from hotdice.store.stats import record_game
 from hotdice.store.web_models import WebGame, WebPlayer
+from hotdice.web import clock
 from hotdice.web.db import as_owner
 from hotdice.web.errors import BadRequest, Conflict, Forbidden, KeyRevealed, NotFound, Stale
 from hotdice.web.hub import notifying
 from hotdice.web.memo import Recent
 from hotdice.web.services.players import clean_name
-from hotdice.web.services.reveal import revealed_at
+from hotdice.web.services.reveal import GRACE, revealed_at
 
 __all__ = [
     "EVENTS_TAIL",
@@ -119,7 +120,7 @@ class Loaded:
         return (
             self.game.outcome is None
             and self.revealed_at is not None
-            and (now or datetime.now(UTC)) >= self.revealed_at
+            and (now or clock.now()) >= self.revealed_at
         )
 
     @property
@@ -176,6 +177,7 @@ class WebView(TableView):
     challenge: str | None
     table: str | None
     ended: str | None  # when its dice key was revealed, for a game that ended unfinished there
+    finish_by: str | None  # its challenge closed while it is under way: its grace deadline, to finish by
     solver: dict[str, Any] | None
 
 
@@ -393,7 +395,7 @@ def save(session: Session, loaded: Loaded, notice: str | None = None, at: dateti
     row, game = loaded.row, loaded.game
     finished = game.outcome is not None and not row.over
     if loaded.played_at is not None:
-        loaded.played_at += [time_text(at or datetime.now(UTC))] * (len(game.history) - len(loaded.played_at))
+        loaded.played_at += [time_text(at or clock.now())] * (len(game.history) - len(loaded.played_at))
     written = {
         "record": record_json(game, loaded.seed, row.mode, loaded.played_at),
         "action": len(game.history),
@@ -498,7 +500,7 @@ def act(
 ) -> Acted:
     """Apply ``intent`` of the player ``viewer_id`` (written, not yet committed: the caller commits);
     ``now``: when it was received."""
-    at = now or datetime.now(UTC)
+    at = now or clock.now()
     loaded = load(session, game_id, at=intent.n)
     game, n = loaded.game, len(loaded.game.history)
     steps = intent.steps(game.rules)
@@ -599,7 +601,7 @@ def computer_step(session: Session, game_id: str, viewer_id: str, n: int, notice
     if spec is None:
         raise Conflict.said("error.not_computer_turn", name=game.players[seat], name_seat=seat).seated(
             loaded.defaults())
-    at = datetime.now(UTC)
+    at = clock.now()
     _refuse_once_revealed(session, loaded, viewer_id, at)
     # The computer's randomness is fixed by the game and the moment: asking again gives the same decision.
     from hotdice.play.players.skilled import at_once, pending
@@ -660,7 +662,7 @@ def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
     """
     game, row = loaded.game, loaded.row
     ended = loaded.ended(now)
-    return WebView.of(
+    shown = WebView.of(
         game,
         since=since,
         tail=EVENTS_TAIL,
@@ -678,8 +680,21 @@ def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
         challenge=row.challenge_code,
         table=row.table_code,
         ended=None if not ended or loaded.revealed_at is None else time_text(loaded.revealed_at),
+        finish_by=_finish_by(loaded, now),
         solver=_solver_status(loaded),
     )
+    if not ended or loaded.revealed_at is None:
+        return shown
+    return replace(shown, outcome=Ended(time_text(loaded.revealed_at), tuple(game.scores)))
+
+
+def _finish_by(loaded: Loaded, now: datetime | None) -> str | None:
+    """The grace deadline of a challenge's attempt under way once the challenge has closed (until the reveal,
+    an unfinished attempt's reveal is that deadline: :func:`hotdice.web.services.reveal.challenge_revealed_at`)."""
+    row, reveal = loaded.row, loaded.revealed_at
+    if row.challenge_code is None or reveal is None or loaded.game.outcome is not None or loaded.ended(now):
+        return None
+    return time_text(reveal) if (now or clock.now()) >= reveal - GRACE else None
 
 
 def _solver_status(loaded: Loaded) -> dict[str, Any] | None:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy.orm import Session
 
 from hotdice.game.record import Record, time_text
+from hotdice.web import clock
 from hotdice.web.errors import Conflict
 from hotdice.web.services.games import find
 from hotdice.web.services.reveal import revealed_at
@@ -21,7 +22,7 @@ def public_record(session: Session, game_id: str, now: datetime | None = None) -
     closes), and once given, the record says when it was revealed."""
     row = find(session, game_id)
     revealed = revealed_at(session, row)
-    if revealed is None or (now or datetime.now(UTC)) < revealed:
+    if revealed is None or (now or clock.now()) < revealed:
         if not row.over:
             raise Conflict.said("error.record_after")
         return dataclasses.replace(Record.from_json(row.record), seed=None)

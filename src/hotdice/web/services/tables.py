@@ -14,9 +14,10 @@ from sqlalchemy.orm import Session
 
 from hotdice.game.engine import MAX_PLAYERS
 from hotdice.game.rules import Rules, RulesError
+from hotdice.i18n import LANGUAGES, catalog
 from hotdice.play.codes import ALPHABET
 from hotdice.play.modes import together
-from hotdice.play.names import DefaultName
+from hotdice.play.names import DefaultName, read_as
 from hotdice.store.web_models import WebPlayer, WebTable, WebTableSeat
 from hotdice.web.db import hold
 from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound
@@ -84,11 +85,22 @@ def join(session: Session, code: str, player: WebPlayer, name: str | None = None
     if len(seats) >= MAX_PLAYERS:
         raise Conflict.said("error.table_full", max=MAX_PLAYERS)
     seated = clean_name(name if name is not None else player.name)
-    if any(s.name.casefold() == seated.casefold() for s in seats):
+    if read_as(seated) in {read_as(shown) for s in seats for shown in _shown(s)}:
         raise Conflict.said("error.name_taken", name=seated)
     session.add(WebTableSeat(table_code=table.code, seat=len(seats), player_id=player.id, name=seated))
     session.flush()
     return table
+
+
+def _shown(seat: WebTableSeat) -> list[str]:
+    """The names a seat is shown under: the one chosen, or for a seat nobody named every wording of its
+    default name (the lobby's "Player", the game's "Player 1", in each language)."""
+    if seat.name:
+        return [seat.name]
+    n = seat.seat + 1
+    return [DefaultName("player", n).english()] + [
+        word for lang in LANGUAGES for word in (catalog(lang)["home.default_name"],
+                                                catalog(lang)["home.player_n"].format(n=n))]
 
 
 def start(session: Session, code: str, player: WebPlayer) -> WebTable:

@@ -81,6 +81,8 @@
     if (view.turn_limit && !view.outcome) text += ` · ${escapeHTML(t("table.turn_of", { turn: turnNumber(), limit: view.turn_limit }))}`;
     if (view.target && !view.outcome) text += ` · ${escapeHTML(t("table.target", { target: num(view.target) }))}`;
     if (view.last_round_by !== null && !view.outcome) text += ` · <strong>${escapeHTML(t("moment.last-round"))}</strong>`;
+    // The challenge was closed while this attempt is under way: it may be finished until its grace deadline.
+    if (view.finish_by && !view.outcome) text += ` · <strong id="finish-by">${escapeHTML(t("table.finish_by", { when: `${view.finish_by.slice(0, 16).replace("T", " ")} UTC` }))}</strong>`;
     $("turn-line").innerHTML = text;
     $("turn-total").textContent = num(view.turn_total);
   }
@@ -276,12 +278,13 @@
   function renderOver() {
     const over = $("over");
     over.closest(".felt").classList.toggle("done", view.outcome !== null || view.ended !== null);
-    if (!view.outcome && !view.ended) { over.hidden = true; return; }
+    if (!view.outcome) { over.hidden = true; return; }
     // Ended unfinished: the dice key was revealed before the game was played out (no winners).
     const winners = view.outcome ? view.outcome.winners : [];
     const names = winners.map(name);
     let title;
-    if (!view.outcome) title = t("over.ended", { when: view.ended.replace("T", " ").replace("Z", " UTC") });
+    const ended = view.outcome && view.outcome.ended ? view.outcome : null;  // the key revealed: {ended, at}
+    if (ended) title = t("over.ended", { when: `${ended.at.slice(11, 16)} UTC` });
     else if (view.mode === "race") {  // a race is won in turns: they lead, the score follows
       const turns = view.players[0].turns;
       title = t(turns === 1 ? "over.race_one" : "over.race", { turns, target: num(view.target), score: num(view.players[0].score) });
