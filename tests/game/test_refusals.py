@@ -3,6 +3,7 @@ and the terminal's catalogue words it in both languages."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -49,6 +50,10 @@ def raised(act: Callable[[], object], error: type[Refused] = Refused) -> Refusal
     with pytest.raises(error) as info:
         act()
     return info.value.refusal
+
+
+def position_refusal(rules: str, text: str) -> Refusal:
+    return raised(lambda: Game.from_position(Rules.parse(rules), text), PositionError)
 
 
 def bank(rules: str, *steps: str) -> Refusal:
@@ -174,9 +179,7 @@ REACHED: dict[Code, Callable[[], Refusal]] = {
     Code.CHALLENGE_LENGTH: lambda: raised(lambda: Challenge.parse("07DZW-C4TC")),
     Code.CHALLENGE_TYPO: lambda: raised(lambda: Challenge.parse(_typo(Challenge("farkle", 12345).code))),
     Code.CHALLENGE_PRESET: challenge_preset,
-    **{code: (lambda rules, text: lambda: raised(lambda: Game.from_position(Rules.parse(rules), text),
-                                                 PositionError))(rules, text)
-       for code, (rules, text) in {
+    **{code: functools.partial(position_refusal, rules, text) for code, (rules, text) in {
            Code.POSITION_FIELDS: ("farkle", "0,0 0"),
            Code.POSITION_FIELD: ("farkle", "0,0 0 0/6 - - - 0.0 won"),
            Code.POSITION_SEATS: ("farkle", ",".join(["0"] * 9) + " 0 0/6 - - - 0.0 -"),

@@ -422,9 +422,9 @@ class Game:
         n = len(seats)
         if not 1 <= n <= MAX_PLAYERS:
             raise PositionError(Refusal(Code.POSITION_SEATS, {"seats": n, "max": MAX_PLAYERS}))
-        for name, seat in (("SEAT", current), ("LAST", last)):
-            if seat is not None and seat >= n:
-                raise PositionError(Refusal(Code.POSITION_NO_SEAT, {"field": name, "seat": seat, "last": n - 1}))
+        for name, named in (("SEAT", current), ("LAST", last)):
+            if named is not None and named >= n:
+                raise PositionError(Refusal(Code.POSITION_NO_SEAT, {"field": name, "seat": named, "last": n - 1}))
         if not 1 <= hand <= rules.dice:
             raise PositionError(Refusal(Code.POSITION_HAND, {"hand": hand, "dice": rules.dice}))
         first = (current - turn + (phase is Phase.OVER)) % n
@@ -481,7 +481,6 @@ class Game:
         """
         r = self.rules
         unit = _smallest_score(r)
-        n = len(self._seats)
         for k, seat in enumerate(self._seats):
             if seat.score % unit:
                 return Refusal(Code.POSITION_UNIT, {"field": "SEATS", "value": seat.score, "unit": unit})
