@@ -67,4 +67,4 @@ def challenge_revealed_at(session: Session, code: str, closes: datetime, now: da
 def _last_played(record: str) -> datetime | None:
     """When the last line of a stored record was played (None: nothing played, or no times kept)."""
     played = json.loads(record).get("played_at") or []
-    return datetime.strptime(played[-1], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC) if played else None
+    return datetime.fromisoformat(played[-1]) if played else None  # as time_text writes it: UTC, with its Z
