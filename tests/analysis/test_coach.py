@@ -23,6 +23,7 @@ from hotdice.cli import main
 from hotdice.game.dice import SeededDice
 from hotdice.game.engine import Game, Phase, Roll
 from hotdice.game.record import record_of
+from hotdice.game.refusals import Refused
 from hotdice.game.rules import Rules
 from hotdice.play.players import make_player, play_game
 
@@ -59,7 +60,7 @@ def test_position_is_reached_through_the_engine(text: str, scores: tuple[int, ..
         ("5000", (200, 0), 0, 5, "below the entry of 350"),  # a bank below the entry is not recorded
         ("5000-fr", (300, 0), 0, 5, "entry=750"),  # below the entry the player must keep rolling
         ("5000-fr-6", (700, 800), 0, 6, ""),
-        ("farkle", (100, 0), 100, 2, "cannot be set aside"),  # four dice score at least 200
+        ("farkle", (100, 0), 100, 2, "turn total of 100 and leave 2"),  # four dice score at least 200
         ("farkle", (10000, 0), 0, 6, "10000 points with the game still on"),
         ("farkle", (75, 0), 0, 6, "multiple of 50"),
         ("farkle", (0, 0), 0, 3, "a turn starts with every die in hand"),
@@ -204,7 +205,7 @@ def test_hard_makes_no_mistake_and_medium_some() -> None:
 
 def test_review_refuses_a_player_who_is_not_there() -> None:
     game = Game(Rules.parse("farkle"), players=("a", "b"))
-    with pytest.raises(ValueError, match="player 2"):
+    with pytest.raises(Refused, match="player must be from 0 to 1, not 2"):
         review(game, 2)
 
 

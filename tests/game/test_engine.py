@@ -22,6 +22,7 @@ from hotdice.game.engine import (
     parse_action,
     roll_off,
 )
+from hotdice.game.refusals import Refused
 from hotdice.game.rules import End, Rules, SetAsideRule
 from hotdice.game.scoring import SetAside, parse_dice, scorer
 from tests.game.test_rules import any_rules
@@ -442,7 +443,7 @@ def test_play_draws_the_dice_of_each_roll_from_the_source() -> None:
 def test_game_setup_errors() -> None:
     with pytest.raises(ValueError, match="1 to 8 players"):
         Game(Rules(), [f"P{i}" for i in range(9)])
-    with pytest.raises(ValueError, match="first player 2"):
+    with pytest.raises(Refused, match="first must be from 0 to 1, not 2"):
         Game(Rules(), ["a", "b"], first=2)
 
 

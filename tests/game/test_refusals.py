@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
+from hotdice.analysis import coach
 from hotdice.game.dice import FixedDice
 from hotdice.game.engine import (
     BANK,
@@ -205,6 +206,12 @@ REACHED: dict[Code, Callable[[], Refusal]] = {
        }.items()},
     Code.POSITION_NAMES: lambda: raised(lambda: Game.from_position(Rules.parse("farkle"), "0,0 0 0/6 - - - 0.0 -",
                                                                    ("a",)), PositionError),
+    Code.POSITION_SET_ASIDE: lambda: raised(lambda: coach.position(Rules.parse("farkle"), [0, 0], turn_total=50,
+                                                                   dice_in_hand=6), PositionError),
+    Code.ARGUMENT_TYPE: lambda: raised(lambda: game("farkle").apply_decision(None), InvalidMoveError),  # type: ignore[arg-type]
+    Code.ARGUMENT_RANGE: lambda: raised(lambda: Game(Rules.parse("farkle"), ["a", "b"], first=2)),
+    Code.ARGUMENT_LOW: lambda: raised(lambda: Game(Rules.parse("farkle"), ["a"], turn_limit=0)),
+    Code.ARGUMENT_CHOICE: lambda: raised(lambda: coach.advise(game("farkle"), "luck")),
 }
 
 

@@ -29,6 +29,7 @@ from hotdice.analysis.solver.background import SOLVER, Kind, Status
 from hotdice.analysis.solver.two_player import TwoPlayerSolution
 from hotdice.game.engine import (
     BANK,
+    MAX_PLAYERS,
     ROLL,
     Action,
     Decision,
@@ -43,8 +44,8 @@ from hotdice.game.engine import (
     room_to_target,
 )
 from hotdice.game.record import Record, replay
-from hotdice.game.refusals import Code, Refusal
-from hotdice.game.rules import End, Rules
+from hotdice.game.refusals import Code, Refusal, Refused, expect, expect_choice, expect_whole
+from hotdice.game.rules import MAX_TARGET, End, Rules
 from hotdice.game.scoring import FACES, Option, SetAside
 
 __all__ = [
@@ -53,6 +54,7 @@ __all__ = [
 ]
 
 _TOL = 1e-12
+MEASURES = ("win", "points", "turns")  # win probability, expected points, expected turns to the target
 
 
 @dataclass(frozen=True)
@@ -127,13 +129,16 @@ Valuation = Callable[[int, int, bool], tuple[float, float | None]]
 def advise(game: Game, measure: str | None = None) -> Advice:
     """Every choice of the player to act, best first (by ``measure``, or the game's own: :func:`measure_for`).
 
-    Raises ValueError if nobody is to act.
+    Refused (game-over, rolling) if nobody is to act.
     """
+    expect(game, Game, "game")
+    if game.is_over:
+        raise Refused(Refusal(Code.GAME_OVER))
     if not isinstance(game.to_act, int):
-        raise ValueError("nobody is to act: the game is over or dice are being rolled")
+        raise Refused(Refusal(Code.ROLLING))
+    if measure is not None:
+        expect_choice(measure, MEASURES, "measure")
     measure = measure or measure_for(game)
-    if measure not in ("win", "points", "turns"):
-        raise ValueError(f"unknown measure '{measure}': win, points or turns")
     value_of = _valuation(game, measure)
     legal = game.legal_decisions()
     choices: list[tuple[float, Decision]] = []
@@ -255,8 +260,18 @@ def position(rules: Rules, scores: Sequence[int], *, turn_total: int = 0, dice_i
     ``turn_total`` so far, single 1s and 5s (and a triple where singles cannot make it), and holds
     ``dice_in_hand`` dice to roll (all of them after hot dice; under validate=yes a triple or full hand set
     aside last still awaits its validating roll, as it would at the table). A position no game can reach
-    raises :class:`PositionError` saying which rule forbids it.
+    raises :class:`PositionError` saying which rule forbids it. Turn totals go up to the highest target any
+    rules have (:data:`MAX_TARGET`): past it, banking has won under every rule set.
     """
+    expect(rules, Rules, "rules", PositionError)
+    expect(scores, (list, tuple), "scores", PositionError)
+    if not 1 <= len(scores) <= MAX_PLAYERS:
+        raise PositionError(Refusal(Code.PLAYER_COUNT, {"max": MAX_PLAYERS, "players": len(scores)}))
+    for score in scores:
+        expect(score, int, "a score", PositionError)
+    expect_whole(turn_total, "turn_total", 0, MAX_TARGET, PositionError)
+    if dice_in_hand is not None:
+        expect(dice_in_hand, int, "dice_in_hand", PositionError)
     n_all = rules.dice
     dice_in_hand = n_all if dice_in_hand is None else dice_in_hand
     if not 1 <= dice_in_hand <= n_all:
@@ -325,8 +340,7 @@ def _plan(rules: Rules, points: int, dice_in_hand: int | None) -> list[tuple[int
                         size -= 3
                     plan += [(faces.pop(),) for _ in range(size)]
                 return plan
-    where = f" leaving {dice_in_hand} dice in hand" if dice_in_hand is not None else ""
-    raise ValueError(f"{points} cannot be set aside{where}")
+    raise PositionError(Refusal(Code.POSITION_SET_ASIDE, {"total": points, "hand": dice_in_hand}))
 
 
 # -- post-game review -----------------------------------------------------------------------------------
@@ -410,9 +424,9 @@ def full_review(record_or_game: Record | Game, player: int) -> Review:
     the luck of its rolls less the cost of its decisions. With three or more players the values are the
     coach's approximation.
     """
+    expect(record_or_game, (Record, Game), "record_or_game")
     game = record_or_game if isinstance(record_or_game, Game) else replay(record_or_game)
-    if not 0 <= player < len(game.players):
-        raise ValueError(f"player {player} is not one of the {len(game.players)} players")
+    expect_whole(player, "player", 0, len(game.players) - 1)
     again = game.root()
     measure = measure_for(again)
     decisions: list[Mistake] = []

@@ -17,13 +17,14 @@ import math
 import os
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 __all__ = [
     "DiceSource", "FixedDice", "OutOfDice", "SecureDice", "SeededDice", "rolls_with_probability", "seeded_stream",
 ]
 
 
+@runtime_checkable
 class DiceSource(Protocol):
     """Gives the faces of roll number ``roll`` (0-based) of turn number ``turn`` (0-based) of a game."""
 

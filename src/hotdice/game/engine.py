@@ -24,13 +24,14 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from hotdice.game.dice import DiceSource, rolls_with_probability
-from hotdice.game.refusals import Code, Refusal, Refused
+from hotdice.game.refusals import Code, Refusal, Refused, expect, expect_whole
 from hotdice.game.rules import BelowEntry, End, HotDice, Rules, SetAsideRule
 from hotdice.game.scoring import DiceError, Option, SetAside, combinations, parse_dice, scorer
 
 __all__ = [
     "BANK",
     "CHANCE",
+    "MAX_PLAYERS",
     "ROLL",
     "TERMINAL",
     "Action",
@@ -126,6 +127,7 @@ Action = RollAction | BankAction | SetAside
 
 def parse_action(text: str) -> Action:
     """Read ``roll``/``r``, ``bank``/``b``, or the dice to set aside: ``155``, ``keep 155``, ``k 1 5 5``."""
+    expect(text, str, "text", InvalidMoveError)
     words = text.strip().lower()
     if words in ("roll", "r"):
         return ROLL
@@ -162,6 +164,7 @@ class Step:
     @classmethod
     def parse(cls, text: str, max_dice: int = 6) -> Step:
         """Read a history line; actions are read as :func:`parse_action` reads them (``k 5 5`` too)."""
+        expect(text, str, "text", InvalidMoveError)
         if text.startswith("dice "):
             return cls(Roll(parse_dice(text[len("dice ") :], max_dice)))
         return cls(parse_action(text))
@@ -189,6 +192,7 @@ class Decision:
     @classmethod
     def parse(cls, text: str) -> Decision:
         """Read ``roll``, ``bank``, or ``set aside 1 5 5, then roll`` (``keep 155 then bank`` too)."""
+        expect(text, str, "text", InvalidMoveError)
         words = text.strip().lower()
         head, sep, tail = words.rpartition("then")
         if not sep:
@@ -293,12 +297,15 @@ class Game:
     history: list[Step] = field(default_factory=list, init=False)  # actions and rolls, in order
 
     def __post_init__(self) -> None:
+        expect(self.rules, Rules, "rules")
+        expect(self.players, (list, tuple), "players")
+        for name in self.players:
+            expect(name, str, "a player's name")
         if not 1 <= len(self.players) <= MAX_PLAYERS:
             raise Refused(Refusal(Code.PLAYER_COUNT, {"max": MAX_PLAYERS, "players": len(self.players)}))
-        if not 0 <= self.first < len(self.players):
-            raise ValueError(f"first player {self.first} is not one of the {len(self.players)} players")
-        if self.turn_limit is not None and self.turn_limit < 1:
-            raise ValueError(f"turn_limit must be at least 1, not {self.turn_limit}")
+        expect_whole(self.first, "first", 0, len(self.players) - 1)
+        if self.turn_limit is not None:
+            expect_whole(self.turn_limit, "turn_limit", 1)
         self.players = tuple(self.players)
         self._scorer = scorer(self.rules)
         self._seats = [_Seat(name, entered=self.rules.entry == 0) for name in self.players]
@@ -392,6 +399,9 @@ class Game:
 
         A position is accepted only if some game under ``rules`` reaches it; otherwise :class:`PositionError`
         says which field breaks which bound (:meth:`_unreachable` lists the conditions)."""
+        expect(rules, Rules, "rules", PositionError)
+        if players is not None:
+            expect(players, (list, tuple), "players", PositionError)
         if not isinstance(text, str):
             raise PositionError(Refusal(Code.POSITION_FIELDS, {"text": str(text), "fields": 0}))
         words = text.split()
@@ -617,6 +627,7 @@ class Game:
 
     def why_not_decision(self, decision: Decision) -> Refusal | None:
         """Why :meth:`apply_decision` would refuse ``decision`` now, or None if it would apply it."""
+        expect(decision, Decision, "decision", InvalidMoveError)
         refused = self._refuse_decision(decision)
         return None if refused is None else refused.refusal
 
@@ -647,6 +658,7 @@ class Game:
 
     def why_not_set_aside(self, set_aside: SetAside) -> Refusal | None:
         """Why these dice may not be set aside now, or None if they may."""
+        expect(set_aside, SetAside, "set_aside", InvalidMoveError)
         if self.phase is not Phase.SET_ASIDE or self.roll is None:
             return Refusal(Code.NO_ROLL)
         if any(o.set_aside == set_aside for o in self._offered):
@@ -657,6 +669,7 @@ class Game:
         """Why banking right after setting ``option`` aside would be refused, or None if it would be allowed
         (or if the set-aside wins at once by reaching an exact target): what a front end shows beside each
         choice before the player makes it."""
+        expect(option, Option, "option", InvalidMoveError)
         seat = self._seats[self.current]
         room = room_to_target(self.rules, seat.score, self.turn_total)
         if room is not None and option.points == room:
@@ -708,6 +721,7 @@ class Game:
         for its dice, as after :meth:`apply`. ``player``: as for :meth:`apply`."""
         if isinstance(decision, str):
             decision = Decision.parse(decision)
+        expect(decision, Decision, "decision", InvalidMoveError)
         if self.outcome is None:
             self._check_sender(player)
         refused = self._refuse_decision(decision)
@@ -724,8 +738,8 @@ class Game:
         """The dice of the roll the player asked for: exactly :attr:`dice_in_hand` faces from 1 to 6."""
         if self.phase is not Phase.CHANCE:
             raise IllegalMoveError(Refusal(Code.NOT_ROLLING))
-        roll = tuple(dice)
-        if not _FACES.issuperset(roll) or not all(type(d) is int for d in roll):
+        roll = tuple(dice) if isinstance(dice, (tuple, list)) else dice
+        if not isinstance(roll, tuple) or not all(type(d) is int for d in roll) or not _FACES.issuperset(roll):
             try:
                 roll = parse_dice(roll, self.rules.dice)
             except DiceError as exc:
@@ -757,6 +771,7 @@ class Game:
 
     def play(self, action: Action | Decision | str, dice: DiceSource) -> None:
         """Apply an action or a decision and, if it rolls, the dice drawn for it from ``dice``."""
+        expect(dice, DiceSource, "dice", InvalidMoveError)
         if isinstance(action, Decision):
             self.apply_decision(action)
         else:
@@ -868,6 +883,8 @@ class Game:
     # -- helpers -------------------------------------------------------------------------------
 
     def _check_sender(self, player: int | None) -> None:
+        if player is not None:
+            expect(player, int, "player", InvalidMoveError)
         if player is not None and player != self.current:
             # Each name comes with its seat (``<name>_seat``): a front end words a seat nobody named in its language.
             current = {"current": self.players[self.current], "current_seat": self.current}

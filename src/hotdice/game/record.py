@@ -47,7 +47,7 @@ from hotdice.game.engine import (
     Step,
     Termination,
 )
-from hotdice.game.refusals import Refused
+from hotdice.game.refusals import Refused, expect
 from hotdice.game.rules import Rules, RulesError
 from hotdice.game.scoring import DiceError
 from hotdice.game.told import Told
@@ -317,6 +317,7 @@ def rebuild(record: Record) -> Game:
     """The game of ``record``'s set-up and history, its rolls checked against its seed, its result not compared
     (:func:`check_result`); RecordAltered for a roll its seed does not give, RecordError for a set-up or a line
     no game under its rules has."""
+    expect(record, Record, "record")
     try:
         game = Game(Rules.parse(record.rules), players=record.players, first=record.first, turn_limit=record.turn_limit)
     except ValueError as exc:
@@ -413,6 +414,8 @@ def transcript(record: Record, rules_shown: str | None = None) -> list[str]:
 
 def told(record: Record, rules_shown: str | None = None) -> list[Told]:
     """The facts :func:`transcript` tells, one per line (:mod:`hotdice.game.told`), for a front end to word."""
+    if rules_shown is not None:
+        expect(rules_shown, str, "rules_shown")
     game = replay(record)
     rules, names = game.rules, game.players
     players = {"names": names, "first": names[record.first], "mode": record.mode,

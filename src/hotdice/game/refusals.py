@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["ENGLISH", "Code", "Refusal", "Refused", "Words"]
+__all__ = ["ENGLISH", "Code", "Refusal", "Refused", "Words", "expect", "expect_choice", "expect_whole"]
 
 
 class Code(enum.StrEnum):
@@ -108,6 +108,12 @@ class Code(enum.StrEnum):
     POSITION_ROLL_ENDS = "position-roll-ends"
     POSITION_FIRST_ROLL = "position-first-roll"
     POSITION_TURN_START = "position-turn-start"
+    POSITION_SET_ASIDE = "position-set-aside"
+    # an argument a program passed that the library cannot take (every public entry point of the core)
+    ARGUMENT_TYPE = "argument-type"
+    ARGUMENT_RANGE = "argument-range"
+    ARGUMENT_LOW = "argument-low"
+    ARGUMENT_CHOICE = "argument-choice"
 
 
 # The library's sentences. Format specs word the values that are not single numbers or names: ``dice``
@@ -201,6 +207,11 @@ ENGLISH: Mapping[Code, str] = {
     Code.POSITION_ROLL_ENDS: "the roll {roll:dice} ends the turn: no player sets dice aside from it",
     Code.POSITION_FIRST_ROLL: "the first roll of a turn has every die",
     Code.POSITION_TURN_START: "a turn starts with every die in hand, no points and no roll yet, and only then",
+    Code.POSITION_SET_ASIDE: "no set-asides make a turn total of {total} and leave {hand} dice in hand",
+    Code.ARGUMENT_TYPE: "{name} must be {expected:or}, not {given}",
+    Code.ARGUMENT_RANGE: "{name} must be from {low} to {high}, not {value}",
+    Code.ARGUMENT_LOW: "{name} must be at least {low}, not {value}",
+    Code.ARGUMENT_CHOICE: "{name} must be {choices:or}, not {value}",
 }
 
 
@@ -287,3 +298,32 @@ class Refused(ValueError):
     @property
     def code(self) -> Code:
         return self.refusal.code
+
+
+def expect(value: Any, kinds: type | tuple[type, ...], name: str, error: type[Refused] = Refused) -> None:
+    """Refuse an argument of another type than ``kinds`` with ``error`` (code ``argument-type``): a program
+    that passes None or a number where the core reads a game, dice or text learns which argument, from the
+    library's own error rather than an AttributeError deep inside. A bool is not taken for a number."""
+    kinds = kinds if isinstance(kinds, tuple) else (kinds,)
+    if isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds):
+        return
+    expected = tuple("None" if k is type(None) else k.__name__ for k in kinds)
+    raise error(Refusal(Code.ARGUMENT_TYPE, {"name": name, "expected": expected, "given": type(value).__name__}))
+
+
+def expect_whole(value: Any, name: str, low: int, high: int | None = None, error: type[Refused] = Refused) -> int:
+    """A whole number from ``low`` to ``high`` (no bound above when None), or ``error`` saying which bound."""
+    expect(value, int, name, error)
+    if high is not None and not low <= value <= high:
+        raise error(Refusal(Code.ARGUMENT_RANGE, {"name": name, "low": low, "high": high, "value": value}))
+    if value < low:
+        raise error(Refusal(Code.ARGUMENT_LOW, {"name": name, "low": low, "value": value}))
+    return int(value)
+
+
+def expect_choice(value: Any, choices: tuple[str, ...], name: str, error: type[Refused] = Refused) -> str:
+    """One of the words ``choices``, or ``error`` listing them."""
+    expect(value, str, name, error)
+    if value not in choices:
+        raise error(Refusal(Code.ARGUMENT_CHOICE, {"name": name, "choices": choices, "value": value}))
+    return str(value)

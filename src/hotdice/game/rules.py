@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from hotdice.game.refusals import SIX_DICE, Code, Refusal, Refused
+from hotdice.game.refusals import SIX_DICE, Code, Refusal, Refused, expect, expect_whole
 
 __all__ = [
     "KNOBS",
@@ -117,6 +117,7 @@ class Rules:
     @classmethod
     def parse(cls, text: str) -> Rules:
         """Read a rules string: ``PRESET[,knob=value,...]``."""
+        expect(text, str, "rules", RulesError)
         return _parsed(text)
 
     @classmethod
@@ -204,10 +205,12 @@ class Rules:
 
     def triple(self, face: int) -> int:
         """Points of three of ``face``."""
+        expect_whole(face, "face", 1, 6, RulesError)
         return self.three_1s if face == 1 else 100 * face
 
     def n_of_a_kind(self, face: int, n: int) -> int:
         """Points of ``n`` (3..6) dice of ``face`` scored as one combination; 0 if it is none."""
+        expect_whole(n, "n", 3, 6, RulesError)
         if n == 3:
             return self.triple(face)
         if self.kinds is Kinds.FIXED:
@@ -436,6 +439,7 @@ PRESETS: dict[str, Rules] = {
 
 def preset(name: str) -> Rules:
     """The rules of the preset called ``name`` (case-insensitive), or a RulesError listing the presets."""
+    expect(name, str, "preset", RulesError)
     try:
         return PRESETS[name.strip().lower()]
     except KeyError:

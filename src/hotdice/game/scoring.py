@@ -19,8 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from hotdice.game.refusals import Code, Refusal, Refused
-from hotdice.game.rules import Kinds, Rules
+from hotdice.game.refusals import Code, Refusal, Refused, expect, expect_whole
+from hotdice.game.rules import Kinds, Rules, RulesError
 
 __all__ = [
     "FACES",
@@ -53,6 +53,8 @@ class DiceError(Refused):
 
 def parse_dice(text: str | Iterable[int | str], max_dice: int = 6) -> tuple[int, ...]:
     """Read dice written as ``"111155"``, ``"1 1 1 1 5 5"``, ``"1,5"`` or a sequence of faces."""
+    expect_whole(max_dice, "max_dice", 1, 6, DiceError)
+    expect(text, (str, list, tuple), "dice", DiceError)
     if isinstance(text, str):
         tokens: list[str] = [ch for ch in text if not ch.isspace() and ch != ","]
     else:
@@ -88,6 +90,9 @@ class SetAside(tuple[int, ...]):
     __slots__ = ()
 
     def __new__(cls, *dice: int) -> SetAside:
+        if not all(type(d) is int and 1 <= d <= 6 for d in dice):
+            parse_dice(dice)  # says which die is not a face from 1 to 6
+            raise DiceError(Refusal(Code.NOT_A_ROLL, {"roll": dice, "dice": 6}))  # a face given as text
         return super().__new__(cls, sorted(dice))
 
     @classmethod
@@ -307,7 +312,7 @@ class Scorer:
 
     def wins_game(self, roll: Iterable[int]) -> bool:
         """Whether this roll wins the game at once (five 1s in one roll, where the rules say so)."""
-        return self.rules.five_1s_win and sum(1 for d in roll if d == 1) >= 5
+        return self.rules.five_1s_win and self._roll_key(roll) % 7 >= 5  # the key's lowest base-7 digit counts the 1s
 
     def score(self, dice: Iterable[int]) -> int | None:
         """Points of these dice set aside together, or None if some die cannot score with the others."""
@@ -316,6 +321,7 @@ class Scorer:
 
     def option_for(self, roll: Iterable[int], set_aside: Iterable[int]) -> Option | None:
         """``set_aside`` as a legal set-aside of ``roll``, or None if it is not one."""
+        expect(set_aside, (tuple, list, SetAside), "set_aside", DiceError)
         wanted = SetAside(*set_aside)
         for option in self.options(roll):
             if option.set_aside == wanted:
@@ -324,6 +330,7 @@ class Scorer:
 
     def partition(self, dice: Iterable[int]) -> list[Combination]:
         """The combinations that give these dice their points (their best partition), largest first."""
+        expect(dice, (tuple, list, SetAside), "dice", DiceError)
         set_aside = SetAside(*dice)
         total = self.score(set_aside)
         if total is None:
@@ -350,13 +357,20 @@ class Scorer:
         return best
 
     def _roll_key(self, roll: Iterable[int]) -> int:
+        expect(roll, (tuple, list, SetAside), "roll", DiceError)
         dice = tuple(roll)
-        if not dice or len(dice) > self.rules.dice or not _FACE_SET.issuperset(dice):
+        faces = all(type(d) is int for d in dice) and _FACE_SET.issuperset(dice)
+        if not faces or not dice or len(dice) > self.rules.dice:
             raise DiceError(Refusal(Code.NOT_A_ROLL, {"roll": dice, "dice": self.rules.dice}))
         return dice_key(dice)
 
 
-@functools.lru_cache(maxsize=64)
 def scorer(rules: Rules) -> Scorer:
     """The tables of ``rules``, built once and shared."""
+    expect(rules, Rules, "rules", RulesError)
+    return _scorer(rules)
+
+
+@functools.lru_cache(maxsize=64)
+def _scorer(rules: Rules) -> Scorer:
     return Scorer(rules)

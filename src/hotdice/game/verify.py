@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from hotdice.game.engine import EventKind, Termination
 from hotdice.game.record import Record, RecordAltered, RecordError, check_result, rebuild
+from hotdice.game.refusals import expect
 from hotdice.game.told import Told
 
 __all__ = ["Verdict", "VerifyError", "commitment_of", "parse_key", "verify", "verify_text"]
@@ -57,6 +58,7 @@ def commitment_of(key: bytes) -> str:
 
 def parse_key(text: str) -> bytes:
     """A dice key written in hex (as records and the web service show it); VerifyError if it is not one."""
+    expect(text, str, "key")
     cleaned = text.strip().lower()
     if not _HEX.fullmatch(cleaned):
         raise VerifyError(Told("bad_key", {"key": text[:80]}))
@@ -65,6 +67,7 @@ def parse_key(text: str) -> bytes:
 
 def verify_text(text: str, *, key: str | None = None, commitment: str | None = None) -> Verdict:
     """:func:`verify` for a record as JSON text, with the key and commitment as typed (hex)."""
+    expect(text, str, "text")
     try:
         record = Record.from_json(text)
     except RecordAltered as exc:
@@ -80,6 +83,11 @@ def verify(record: Record, *, key: bytes | None = None, commitment: str | None =
     VerifyError when there is nothing to check: no key anywhere, a malformed commitment, or an unfinished
     game (except one its key's reveal ended: the record says when that was).
     """
+    expect(record, Record, "record")
+    if key is not None:
+        expect(key, bytes, "key")
+    if commitment is not None:
+        expect(commitment, str, "commitment")
     if record.result.winners is None and (record.revealed_at is None or record.played_at is None):
         raise VerifyError(Told("unfinished_record"))
     wanted = None if commitment is None else commitment.strip().lower()
