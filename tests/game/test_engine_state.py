@@ -8,6 +8,7 @@ that a clone is equal and independent, and that the legal decisions are exactly 
 from __future__ import annotations
 
 import itertools
+import re
 from collections import Counter
 from fractions import Fraction
 from typing import Any
@@ -103,6 +104,35 @@ class StateMachine(GameMachine):
             assert state(twins[0]) == state(twins[1]) and answers(twins[0]) == answers(twins[1])
         assert twins[0].history[len(g.history):] == twins[1].history
         assert (state(g), g.position(), tuple(g.history), tuple(g.events), tuple(g.set_asides)) == before
+
+    @precondition(lambda self: hasattr(self, "game"))
+    @rule(data=st.data())
+    def a_mutated_position_is_read_or_refused_with_a_code(self, data: st.DataObject) -> None:
+        """Change one field of the position (a number, a character, a field dropped or doubled): the game
+        reads it as some game reaches it, or refuses it with a position code; never another error."""
+        g = self.game
+        fields = g.position().split()
+        k = data.draw(st.integers(0, len(fields) - 1), label="field")
+        how = data.draw(st.sampled_from(["number", "character", "drop", "double"]), label="how")
+        if how == "number":
+            fields[k] = re.sub(r"\d+", lambda m: str(data.draw(st.sampled_from(
+                [0, 1, 2, 5, 6, 7, 49, 50, 100, 350, 4950, 5000, 9950, 10000, 10 ** 12, int(m.group()) + 50]))),
+                fields[k], count=1)
+        elif how == "character":
+            at = data.draw(st.integers(0, len(fields[k]) - 1))
+            fields[k] = fields[k][:at] + data.draw(st.sampled_from(list("0123456789-~x,./?v"))) + fields[k][at + 1:]
+        elif how == "drop":
+            del fields[k]
+        else:
+            fields.insert(k, fields[k])
+        text = " ".join(fields)
+        try:
+            read = Game.from_position(g.rules, text, g.players)
+        except PositionError as exc:
+            assert exc.refusal.code in set(Code) and exc.refusal.code.value.startswith(("position-", "argument-"))
+        else:
+            again = Game.from_position(g.rules, read.position(), g.players)
+            assert state(again) == state(read) and again.position() == read.position()
 
     @precondition(lambda self: hasattr(self, "game"))
     @rule()
