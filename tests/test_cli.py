@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from hotdice.game.rules import KNOBS, Rules
+from hotdice.game.rules import KNOBS, Rules, SetAsideRule
 from hotdice.game.scoring import scoring_table
 from hotdice.game.variants import VARIANTS
 from tests.reference import legal_set_asides
@@ -128,7 +128,8 @@ def scored_stdin(preset: str) -> str:
 
 def test_score_json_has_exactly_the_documented_keys() -> None:
     data = ok_json("score", "111155", "--json")
-    assert set(data) == {"dice", "rules", "farkle", "wins_game", "best", "options"}
+    assert set(data) == {"dice", "rules", "set_aside", "farkle", "wins_game", "best", "options"}
+    assert data["set_aside"] == "choose"
     assert data["best"] == {"keep": [1, 1, 1, 1, 5, 5], "points": 1200}
     assert data["options"][0] == {"keep": [1, 1, 1, 1, 5, 5], "points": 1200, "dice_left": 0}
 
@@ -140,7 +141,8 @@ def test_score_json_lists_every_legal_set_aside_once(preset: str) -> None:
     assert len(lines) == len(SCORED[preset])
     for dice, line in zip(SCORED[preset], lines, strict=True):
         data = json.loads(line)
-        assert set(data) == {"dice", "rules", "farkle", "wins_game", "best", "options"}
+        assert set(data) == {"dice", "rules", "set_aside", "farkle", "wins_game", "best", "options"}
+        assert data["set_aside"] == rules.set_aside.value
         roll = [int(d) for d in dice]
         assert data["dice"] == roll
         assert data["rules"] == preset
@@ -153,6 +155,10 @@ def test_score_json_lists_every_legal_set_aside_once(preset: str) -> None:
             assert o["dice_left"] == len(roll) - len(o["keep"])
             assert o["points"] > 0
         expected = legal_set_asides(tuple(roll), rules)
+        if rules.set_aside is SetAsideRule.ALL:  # the game takes every scoring die: one set-aside, the largest
+            largest = max(expected, key=len)
+            assert all(len(k) < len(largest) for k in expected if k != largest)
+            expected = {largest: expected[largest]}
         assert {tuple(o["keep"]): o["points"] for o in data["options"]} == expected, dice
         points = [o["points"] for o in data["options"]]
         assert points == sorted(points, reverse=True)
@@ -166,6 +172,7 @@ def test_score_json_farkle_has_no_best() -> None:
     assert data == {
         "dice": list(roll),
         "rules": "farkle",
+        "set_aside": "choose",
         "farkle": True,
         "wins_game": False,
         "best": None,
@@ -472,3 +479,12 @@ def test_a_ten_turn_games_replay_and_statistics_show_the_rules_chosen_not_the_li
                              env=env, timeout=60, check=False)
         assert run.returncode == 0 and run.stderr == "", run.stderr
         assert "farkle,entry=500" in run.stdout and "1000000" not in run.stdout, run.stdout
+
+
+def test_score_under_set_aside_all_says_so_and_shows_the_one_set_aside_the_game_allows() -> None:
+    text = ok("score", "--rules", "5000-fr", "1", "5", "5", "2", "3")
+    assert "every scoring die (set_aside=all)" in " ".join(text.split())
+    assert table_rows(text) == [["1 5 5", "200", "2"]]  # not 1 5, 5 5, 1, 5: the game takes all three
+    assert "set_aside=all" not in ok("score", "--rules", "farkle", "1", "5", "5", "2", "3")
+    assert ok_json("score", "--rules", "5000-fr", "15523", "--json")["set_aside"] == "all"
+    assert "set_aside=all" in " ".join(ok("score", "--help").split())

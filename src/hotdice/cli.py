@@ -16,7 +16,8 @@ from rich.console import Console
 from rich.table import Table
 
 from hotdice.analysis.odds import odds as exact_odds
-from hotdice.game.rules import KNOBS, Rules, RulesError
+from hotdice.game.engine import offered
+from hotdice.game.rules import KNOBS, Rules, RulesError, SetAsideRule
 from hotdice.game.scoring import DiceError, ScoringLine, parse_dice, scorer, scoring_table
 from hotdice.game.variants import VARIANTS
 from hotdice.play.players import PLAYERS
@@ -157,20 +158,23 @@ def _combination(t: Translator, line: ScoringLine) -> str:
 
 
 def _score_json(dice: tuple[int, ...], r: Rules) -> dict[str, Any]:
-    s = scorer(r)
-    options = s.options(dice)
+    """What the game allows from this roll (:func:`offered`): under set_aside=all, the one set-aside of every
+    scoring die; ``set_aside`` says which rule gave the list."""
+    options = offered(r, dice)
     best = options[0] if options else None
     return {
         "dice": list(dice),
         "rules": str(r),
+        "set_aside": r.set_aside.value,
         "farkle": best is None,
-        "wins_game": s.wins_game(dice),
+        "wins_game": scorer(r).wins_game(dice),
         "best": None if best is None else {"keep": list(best.set_aside), "points": best.points},
         "options": [{"keep": list(o.set_aside), "points": o.points, "dice_left": o.dice_left} for o in options],
     }
 
 
-@app.command("score", help="Score one roll: every legal set-aside, best first. Use - to read rolls from stdin.")
+@app.command("score", help="Score one roll: every set-aside the rules allow, best first (under set_aside=all, the "
+                            "one that sets aside every scoring die). Use - to read rolls from stdin.")
 def score_command(
     ctx: typer.Context,
     dice: Annotated[list[str], typer.Argument(help="The dice rolled: 1 1 1 1 5 5, 111155, or - for stdin.")],
@@ -200,6 +204,8 @@ def score_command(
     if data["farkle"]:
         out.print(t("cli.score.farkle", roll=shown))
         return
+    if r.set_aside is SetAsideRule.ALL:
+        out.print(t("cli.score.all"))
     table = Table(t("cli.score.set_aside"), t("cli.score.points"), t("cli.score.dice_left"),
                   title=t("cli.score.title", roll=shown, rules=r))
     for o in data["options"]:
