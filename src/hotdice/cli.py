@@ -638,8 +638,9 @@ def advise_command(
     rules: RulesOption = "farkle",
     as_json: JsonOption = False,
 ) -> None:
-    from hotdice.analysis.coach import advise, position
+    from hotdice.analysis.coach import advise
     from hotdice.game.engine import CHANCE, ROLL, EventKind, Game, IllegalMoveError, InvalidMoveError, PositionError
+    from hotdice.game.position import position
 
     r = _rules(rules)
     if at is not None:
