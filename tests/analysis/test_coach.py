@@ -211,6 +211,7 @@ def test_solve_solo_reports_points_thresholds_and_turns(capsys: pytest.CaptureFi
         (("advise", "--scores", "0,0", "1", "7"), "'7' is not a die"),
         (("advise", "--scores", "0,0", "--dice-left", "2", "1"), "1 dice given"),
         (("advise", "--scores", "0,20000", "1"), "20000 points with the game still on"),
+        (("advise", "--scores", "100,0", "--turn", "100", "--dice-left", "2"), "100 cannot be set aside leaving 2"),
         (("advise", "1"), "--scores"),
         (("advise", "--position", "0,0 0 0/6 - - -"), "not 8"),
         (("advise", "--position", "0,0 0 0/6 - - - 0.0 -", "--scores", "0,0"), "give no --scores"),

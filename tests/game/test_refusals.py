@@ -21,6 +21,7 @@ from hotdice.game.engine import (
     parse_action,
     roll_off,
 )
+from hotdice.game.position import position
 from hotdice.game.refusals import ENGLISH, Code, Refusal, Refused
 from hotdice.game.rules import Rules, RulesError
 from hotdice.game.scoring import DiceError, SetAside, parse_dice, scorer
@@ -203,6 +204,8 @@ REACHED: dict[Code, Callable[[], Refusal]] = {
            Code.POSITION_FIRST_ROLL: ("farkle", "0,0 0 0/3 123 - - 0.1 -"),
            Code.POSITION_TURN_START: ("farkle", "0,0 0 100/5 - - - 0.0 -"),
        }.items()},
+    Code.POSITION_SET_ASIDE: lambda: raised(lambda: position(Rules.parse("farkle"), (100, 0), turn_total=100,
+                                                            dice_in_hand=2), PositionError),
     Code.POSITION_NAMES: lambda: raised(lambda: Game.from_position(Rules.parse("farkle"), "0,0 0 0/6 - - - 0.0 -",
                                                                    ("a",)), PositionError),
 }

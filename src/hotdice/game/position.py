@@ -60,17 +60,14 @@ def position(rules: Rules, scores: Sequence[int], *, turn_total: int = 0, dice_i
     return Game.from_position(rules, text, names)
 
 
-def _plan(rules: Rules, points: int, dice_in_hand: int | None) -> list[tuple[int, ...]]:
-    """Set-asides making ``points``, one per roll, that leave ``dice_in_hand`` in hand (None: ready to
-    bank: no full hand to roll again, no triple to validate): single 1s and 5s, and where singles cannot
-    make it, a triple at the start of a hand. Fewest dice first."""
+def _plan(rules: Rules, points: int, dice_in_hand: int) -> list[tuple[int, ...]]:
+    """Set-asides making ``points``, one per roll, that leave ``dice_in_hand`` in hand: single 1s and 5s, and
+    where singles cannot make it, a triple at the start of a hand. Fewest dice first."""
     n_all = rules.dice
     steps = points // UNIT
     triples = sorted({(rules.triple(f) // UNIT, f) for f in FACES})
     for used in range(1, steps + 1):
-        if dice_in_hand is not None and (n_all - used) % n_all != dice_in_hand % n_all:
-            continue
-        if dice_in_hand is None and used % n_all == 0:
+        if (n_all - used) % n_all != dice_in_hand % n_all:
             continue
         hands = (used - 1) // n_all + 1
         for k in range(min(hands, used // 3) + 1):
@@ -81,8 +78,6 @@ def _plan(rules: Rules, points: int, dice_in_hand: int | None) -> list[tuple[int
                     continue
                 if k == hands and used - (hands - 1) * n_all < 3:
                     continue  # the last hand is too small for its triple
-                if dice_in_hand is None and rules.validate and k == hands and used - (hands - 1) * n_all == 3:
-                    continue  # the turn would end on a triple, still to be validated: no bank there
                 ones = rest - singles
                 faces = [1] * ones + [5] * (singles - ones)
                 plan: list[tuple[int, ...]] = []
@@ -93,5 +88,4 @@ def _plan(rules: Rules, points: int, dice_in_hand: int | None) -> list[tuple[int
                         size -= 3
                     plan += [(faces.pop(),) for _ in range(size)]
                 return plan
-    where = f" leaving {dice_in_hand} dice in hand" if dice_in_hand is not None else ""
-    raise ValueError(f"{points} cannot be set aside{where}")
+    raise PositionError(Refusal(Code.POSITION_SET_ASIDE, {"points": points, "hand": dice_in_hand}))

@@ -108,6 +108,7 @@ class Code(enum.StrEnum):
     POSITION_ROLL_ENDS = "position-roll-ends"
     POSITION_FIRST_ROLL = "position-first-roll"
     POSITION_TURN_START = "position-turn-start"
+    POSITION_SET_ASIDE = "position-set-aside"
 
 
 # The library's sentences. Format specs word the values that are not single numbers or names: ``dice``
@@ -201,6 +202,7 @@ ENGLISH: Mapping[Code, str] = {
     Code.POSITION_ROLL_ENDS: "the roll {roll:dice} ends the turn: no player sets dice aside from it",
     Code.POSITION_FIRST_ROLL: "the first roll of a turn has every die",
     Code.POSITION_TURN_START: "a turn starts with every die in hand, no points and no roll yet, and only then",
+    Code.POSITION_SET_ASIDE: "{points} cannot be set aside leaving {hand} dice in hand",
 }
 
 
