@@ -174,11 +174,11 @@ def test_usage_errors_and_an_unknown_language_stay_english() -> None:
 
 
 def test_the_language_of_the_help_and_the_errors() -> None:
-    from hotdice.cli import _language
+    from hotdice.cli.help import language
 
-    assert _language(["--lang", "fr", "score", "1"]) == _language(["--lang=fr"]) == "fr"
-    assert _language(["play", "--rules", "5000", "--lang", "fr"]) == _language(["play", "--lang=fr", "--help"]) == "fr"
-    assert _language(["score", "--lang", "fr"]) == _language(["--lang", "de"]) == _language([]) == "en"
+    assert language(["--lang", "fr", "score", "1"]) == language(["--lang=fr"]) == "fr"
+    assert language(["play", "--rules", "5000", "--lang", "fr"]) == language(["play", "--lang=fr", "--help"]) == "fr"
+    assert language(["score", "--lang", "fr"]) == language(["--lang", "de"]) == language([]) == "en"
 
 
 def test_play_help_in_french_after_the_command() -> None:
@@ -333,7 +333,8 @@ def help_texts(lang: str | None) -> list[tuple[str, str]]:
     """Every help text of the command tree with its catalogue key, as the code writes it or in ``lang``."""
     import typer.main
 
-    from hotdice.cli import app, help_items, translate_help
+    from hotdice.cli import app
+    from hotdice.cli.help import help_items, translate_help
 
     command = typer.main.get_command(app)
     if lang is not None:

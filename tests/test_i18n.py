@@ -203,9 +203,9 @@ def test_dates_by_the_catalogues_cldr_pattern() -> None:
 
 
 def test_the_command_knows_the_catalogues_languages_without_importing_it() -> None:
-    from hotdice import cli
+    from hotdice.cli.common import LANGUAGES
 
-    assert cli.LANGUAGES == i18n.LANGUAGES
+    assert LANGUAGES == i18n.LANGUAGES
 def test_a_screen_with_english_is_found_and_one_in_french_is_not() -> None:
     """The check of the French screens (tests/french_support.py) finds English, and only English."""
     assert len(english_pieces()) > 100 and len(english_pieces("tui")) > 100

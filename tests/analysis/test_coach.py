@@ -1,5 +1,5 @@
-"""The coach around the solver: positions set up through the engine, the post-game review (skill apart
-from luck), and the ``solve``, ``advise`` and ``plot`` commands.
+"""The coach around the solver: the post-game review (skill apart from luck), and the ``solve``, ``advise``
+and ``plot`` commands.
 
 The review is checked by bookkeeping that must hold exactly whatever the values are: over one turn, the
 value the turn ends with minus the value it started with is the luck of its rolls less the cost of its
@@ -16,65 +16,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hotdice.analysis.coach import Review, advise, full_review, measure_for, position, review
+from hotdice.analysis.coach import advise, measure_for
 from hotdice.analysis.expectation import turn_values
+from hotdice.analysis.review import Review, full_review, review
 from hotdice.analysis.solver import two_player_solution
 from hotdice.cli import main
 from hotdice.game.dice import SeededDice
 from hotdice.game.engine import Game, Phase, Roll
+from hotdice.game.position import position
 from hotdice.game.record import record_of
 from hotdice.game.refusals import Refused
 from hotdice.game.rules import Rules
 from hotdice.play.players import make_player, play_game
-
-# -- positions --------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("text", "scores", "total", "dice"),
-    [
-        ("farkle", (3000, 4500), 350, 2),
-        ("farkle", (0, 4500, 800), 0, 6),
-        ("farkle", (1200,), 1500, 6),  # after hot dice: all six back
-        ("5000", (350, 0), 150, 3),
-        ("5000-fr,rule_4900=yes", (4800, 4850), 50, 4),
-        ("5000-fr", (4000, 3000), 400, 5),  # set_aside=all: no single 5 rolled with 2 3 4 6 (a straight)
-        ("5000-fr", (750, 0), 50, 4),
-        ("5000-fr-6", (700, 1000), 400, 2),
-    ],
-)
-def test_position_is_reached_through_the_engine(text: str, scores: tuple[int, ...], total: int, dice: int) -> None:
-    rules = Rules.parse(text)
-    game = position(rules, scores, turn_total=total, dice_in_hand=dice)
-    assert game.scores == scores
-    assert game.entered == tuple(s > 0 or rules.entry == 0 for s in scores)
-    assert (game.to_act, game.phase, game.turn_total, game.dice_in_hand) == (0, Phase.DECIDE, total, dice)
-    assert game.hot_dice == (total > 0 and dice == rules.dice)
-    assert game.legal_actions()
-
-
-@pytest.mark.parametrize(
-    ("text", "scores", "total", "dice", "words"),
-    [
-        ("5000-fr,rule_4900=yes", (4950, 0), 0, 5, "rule_4900"),
-        ("5000", (200, 0), 0, 5, "below the entry of 350"),  # a bank below the entry is not recorded
-        ("5000-fr", (300, 0), 0, 5, "entry=750"),  # below the entry the player must keep rolling
-        ("5000-fr-6", (700, 800), 0, 6, ""),
-        ("farkle", (100, 0), 100, 2, "turn total of 100 and leave 2"),  # four dice score at least 200
-        ("farkle", (10000, 0), 0, 6, "10000 points with the game still on"),
-        ("farkle", (75, 0), 0, 6, "multiple of 50"),
-        ("farkle", (0, 0), 0, 3, "a turn starts with every die in hand"),
-    ],
-)
-def test_position_refuses_what_no_game_reaches(text: str, scores: tuple[int, ...], total: int, dice: int,
-                                               words: str) -> None:
-    rules = Rules.parse(text)
-    if not words:  # a legal position, for contrast
-        position(rules, scores, turn_total=total, dice_in_hand=dice)
-        return
-    with pytest.raises(ValueError, match=words):
-        position(rules, scores, turn_total=total, dice_in_hand=dice)
-
 
 # -- the review: bookkeeping ------------------------------------------------------------------------------
 
@@ -259,6 +212,7 @@ def test_solve_solo_reports_points_thresholds_and_turns(capsys: pytest.CaptureFi
         (("advise", "--scores", "0,0", "1", "7"), "'7' is not a die"),
         (("advise", "--scores", "0,0", "--dice-left", "2", "1"), "1 dice given"),
         (("advise", "--scores", "0,20000", "1"), "20000 points with the game still on"),
+        (("advise", "--scores", "100,0", "--turn", "100", "--dice-left", "2"), "turn total of 100 and leave 2"),
         (("advise", "1"), "--scores"),
         (("advise", "--position", "0,0 0 0/6 - - -"), "not 8"),
         (("advise", "--position", "0,0 0 0/6 - - - 0.0 -", "--scores", "0,0"), "give no --scores"),

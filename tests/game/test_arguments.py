@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
-from hotdice.analysis import coach
+from hotdice.analysis import coach, review
 from hotdice.game.dice import FixedDice, SeededDice
 from hotdice.game.engine import ROLL, Decision, Game, Step, parse_action
+from hotdice.game.position import position
 from hotdice.game.record import Record, RecordError, record_of, replay, transcript
 from hotdice.game.refusals import Refused
 from hotdice.game.rules import Rules
@@ -105,10 +106,10 @@ ENTRY_POINTS: dict[str, tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any
     "verify_text": (verify_text, (json.dumps(_verified().to_json()),), {}),
     "parse_key": (parse_key, ("00ff",), {}),
     "find_variant": (find_variant, ("farkle",), {}),
-    "coach.position": (coach.position, (RULES, (0, 0)), {"turn_total": 50, "dice_in_hand": 5}),
+    "position": (position, (RULES, (0, 0)), {"turn_total": 50, "dice_in_hand": 5}),
     "coach.advise": (coach.advise, (_deciding(),), {"measure": "win"}),
-    "coach.review": (coach.review, (_played(), 0), {}),
-    "coach.full_review": (coach.full_review, (_played(), 0), {}),
+    "review.review": (review.review, (_played(), 0), {}),
+    "review.full_review": (review.full_review, (_played(), 0), {}),
 }
 
 

@@ -22,6 +22,7 @@ from hotdice.game.engine import (
     parse_action,
     roll_off,
 )
+from hotdice.game.position import position
 from hotdice.game.refusals import ENGLISH, Code, Refusal, Refused
 from hotdice.game.rules import Rules, RulesError
 from hotdice.game.scoring import DiceError, SetAside, parse_dice, scorer
@@ -204,10 +205,10 @@ REACHED: dict[Code, Callable[[], Refusal]] = {
            Code.POSITION_FIRST_ROLL: ("farkle", "0,0 0 0/3 123 - - 0.1 -"),
            Code.POSITION_TURN_START: ("farkle", "0,0 0 100/5 - - - 0.0 -"),
        }.items()},
+    Code.POSITION_SET_ASIDE: lambda: raised(lambda: position(Rules.parse("farkle"), (100, 0), turn_total=100,
+                                                            dice_in_hand=2), PositionError),
     Code.POSITION_NAMES: lambda: raised(lambda: Game.from_position(Rules.parse("farkle"), "0,0 0 0/6 - - - 0.0 -",
                                                                    ("a",)), PositionError),
-    Code.POSITION_SET_ASIDE: lambda: raised(lambda: coach.position(Rules.parse("farkle"), [0, 0], turn_total=50,
-                                                                   dice_in_hand=6), PositionError),
     Code.ARGUMENT_TYPE: lambda: raised(lambda: game("farkle").apply_decision(None), InvalidMoveError),  # type: ignore[arg-type]
     Code.ARGUMENT_RANGE: lambda: raised(lambda: Game(Rules.parse("farkle"), ["a", "b"], first=2)),
     Code.ARGUMENT_LOW: lambda: raised(lambda: Game(Rules.parse("farkle"), ["a"], turn_limit=0)),

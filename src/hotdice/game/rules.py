@@ -21,6 +21,7 @@ __all__ = [
     "KNOBS",
     "MAX_TARGET",
     "PRESETS",
+    "UNIT",
     "BelowEntry",
     "End",
     "HotDice",
@@ -34,6 +35,7 @@ __all__ = [
 
 
 MAX_TARGET = 1_000_000  # the largest target a rules value accepts
+UNIT = 50  # every knob's points are a multiple of it: the step of the solver's tables and of a position's numbers
 
 
 class RulesError(Refused):
@@ -401,7 +403,7 @@ def _validate(r: Rules) -> None:
         value = getattr(r, name)
         if value < 0:
             raise RulesError(Refusal(Code.NEGATIVE_POINTS, {"knob": name, "value": value}))
-        if value % 50:
+        if value % UNIT:
             raise RulesError(Refusal(Code.NOT_MULTIPLE_OF_50, {"knob": name, "value": value}))
     if r.single_1 == 0 and r.single_5 == 0:
         raise RulesError(Refusal(Code.SINGLES_SCORE_NOTHING))

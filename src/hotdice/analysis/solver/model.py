@@ -26,16 +26,14 @@ import numpy.typing as npt
 
 from hotdice.game.dice import rolls_with_probability
 from hotdice.game.engine import after_set_aside, bank_records, bank_refusal, offered, room_to_target
-from hotdice.game.rules import End, HotDice, Rules
+from hotdice.game.rules import UNIT, End, HotDice, Rules
 from hotdice.game.scoring import scorer
 
-__all__ = ["BandTable", "RollTable", "Seats", "band_table", "beyond", "roll_table", "seats"]
+__all__ = ["UNIT", "BandTable", "RollTable", "Seats", "band_table", "beyond", "roll_table", "seats"]
 
 # Under end=last-round, a bank far past the target still matters (the opponent's last turn must beat it):
 # turn totals are followed this far past the target (5000 points), and banked there.
 LAST_ROUND_BEYOND = 100
-
-UNIT = 50
 
 
 @dataclass(frozen=True)

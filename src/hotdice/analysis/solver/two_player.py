@@ -79,6 +79,17 @@ class TwoPlayerSolution:
     def penalty_seats(self) -> npt.NDArray[np.int64]:
         return penalty_seats(self.rules, self.seats)
 
+    def fairest_handicap(self) -> tuple[int, float]:
+        """Points given to the second player at the start (banked: they count as on the board) that bring the
+        first player's chance closest to one half, with that chance."""
+        r, w, st = self.rules, self.w, self.seats
+        best = (0, float(w[0, 0]))
+        for h in range(0, r.target, UNIT):
+            p = float(w[0, st.seat_of(h // UNIT, h > 0 or r.entry == 0)])
+            if abs(p - 0.5) < abs(best[1] - 0.5):
+                best = (h, p)
+        return best
+
 
 def penalty_seats(rules: Rules, st: Seats) -> npt.NDArray[np.int64]:
     """The seat each seat falls to on a third farkle in a row (its score less the penalty, never below 0)."""

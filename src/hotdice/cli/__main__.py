@@ -1,0 +1,5 @@
+"""``python -m hotdice.cli``: the ``hotdice`` command."""
+
+from hotdice.cli.command import main
+
+main()
