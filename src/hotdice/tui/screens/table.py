@@ -40,8 +40,10 @@ from hotdice.game.refusals import Code, Refusal
 from hotdice.game.scoring import DiceError, SetAside, parse_dice
 from hotdice.play.hint import Hint, hint_of
 from hotdice.play.modes import Mode, shown_rules
+from hotdice.play.players import choose
 from hotdice.play.players.skilled import pending
 from hotdice.play.view import Entry, TableView
+from hotdice.tui.log import GameLog, event_line
 from hotdice.tui.screens.base import HotDiceScreen
 from hotdice.tui.session import Session
 from hotdice.tui.widgets import DiceRow, Scoreboard, ScoreLine
@@ -72,10 +74,6 @@ _MOMENT_CLASS = {
     EventKind.HOT_DICE: "hot-dice",
     EventKind.BANK: "bank",
 }
-
-
-class GameLog(RichLog, can_focus=False):
-    """The game's log: told from the engine's events; never takes the keys from the table."""
 
 
 class CoachList(VerticalScroll, can_focus=False):
@@ -195,53 +193,21 @@ class TableScreen(HotDiceScreen):
             self.play_computer()
 
     def tell(self, events: Sequence[Entry]) -> None:
+        """Write each event's line (its catalogue key and values, the view's: the web words the same) to the log,
+        and show the batch's weightiest moment above the dice."""
         t = self.hotdice.t
-        game = self.session.game
         log = self.query_one("#log", RichLog)
         best: tuple[int, str, str] | None = None
         names = self.hotdice.names(self.session)
         for event in events:
-            name = names[event.seat]
+            line = event_line(t, names, event)
+            log.write(line)
             kind = event.kind
-            line = ""
-            if kind is EventKind.TURN:
-                # Turns go round the table, so the event's game turn gives the player's own turn number
-                # (the current state would give every line of a resumed game the same number).
-                line = t("log.turn", name=name, n=event.turn // len(game.players) + 1)
-                if self.session.mode in (Mode.TOGETHER, Mode.PAD) and len(game.players) > 1:
-                    best = best or (1, t("table.pass_to", name=name), "turn")
+            if kind is EventKind.TURN and self.session.mode in (Mode.TOGETHER, Mode.PAD) and len(names) > 1:
+                best = best or (1, t("table.pass_to", name=names[event.seat]), "turn")
             elif kind is EventKind.ROLL:
-                line = t("log.roll", name=name, dice=" ".join(map(str, event.dice)))
                 self.picked.clear()
                 self.advice = None
-            elif kind is EventKind.VALIDATED:
-                line = t("log.validated")
-            elif kind is EventKind.SET_ASIDE:
-                line = t("log.set_aside", name=name, dice=" ".join(map(str, event.dice)),
-                         points=t.number(event.points), total=t.number(event.turn_total))
-            elif kind is EventKind.HOT_DICE:
-                line = t("log.hot_dice", n=game.rules.dice)
-            elif kind is EventKind.FARKLE:
-                line = (t("log.farkle", name=name, points=t.number(event.points)) if event.points
-                        else t("log.farkle_nothing", name=name))
-            elif kind is EventKind.BUST:
-                line = t("log.bust", name=name, target=t.number(game.rules.target), points=t.number(event.points))
-            elif kind is EventKind.PENALTY:
-                cut = "_none" if event.points == 0 else "_cut" if event.points < game.rules.three_farkles else ""
-                line = t(f"log.penalty{cut}", name=name, points=t.number(event.points),
-                         penalty=t.number(game.rules.three_farkles))  # cut at 0 points: never "−0"
-            elif kind is EventKind.BANK:
-                line = t("log.bank", name=name, points=t.number(event.points),
-                         score=t.number(event.scores[event.seat]))
-            elif kind is EventKind.ENTRY_MISSED:
-                line = t("log.entry_missed", name=name, points=t.number(event.points),
-                         entry=t.number(game.rules.entry))
-            elif kind is EventKind.LAST_ROUND:
-                line = t("log.last_round", name=name, points=t.number(event.points))
-            elif kind is EventKind.GAME_OVER:
-                line = self._game_over_line()
-            if line:
-                log.write(line)
             rank = _MOMENT_RANK.get(kind)
             if rank is not None and (best is None or rank >= best[0]):
                 best = (rank, line, _MOMENT_CLASS[kind])
@@ -249,15 +215,6 @@ class TableScreen(HotDiceScreen):
             self.moment = (best[1], best[2])
         elif events:
             self.moment = ("", "")
-
-    def _game_over_line(self) -> str:
-        t = self.hotdice.t
-        game = self.session.game
-        assert game.outcome is not None
-        winners = game.outcome.winners
-        shown = self.hotdice.names(self.session)
-        names = t("log.and").join(shown[w] for w in winners)
-        return t("log.game_over" if len(winners) == 1 else "log.game_over_shared", winners=names)
 
     def on_resize(self) -> None:
         self.draw()
@@ -288,11 +245,10 @@ class TableScreen(HotDiceScreen):
         # title
         title = self.hotdice.mode_title(self.session)
         right = ""
-        turns = view.players[view.current].turns
         if view.turn_limit is not None:
-            right = t("table.turn_limit", n=min(turns + 1, view.turn_limit), limit=view.turn_limit)
+            right = t("table.turn_limit", n=view.round, limit=view.turn_limit)
         else:
-            right = t("table.turn_number", n=turns + 1)
+            right = t("table.turn_number", n=view.round)
         if view.last_round_by is not None and view.outcome is None:
             right = f"{t('table.last_round')} · {right}"
         head = f" {title} · {shown_rules(rules)}"
@@ -380,7 +336,8 @@ class TableScreen(HotDiceScreen):
         t = self.hotdice.t
         game = self.session.game
         if game.outcome is not None:
-            return self._game_over_line(), "winner"
+            over = self.view(since=len(game.events) - 1).events[-1]  # the game-over event
+            return event_line(t, self.hotdice.names(self.session), over), "winner"
         name = self.hotdice.names(self.session)[game.current]
         if self.thinking:
             return t("table.computer_thinking", name=name), "computer"
@@ -662,7 +619,7 @@ class TableScreen(HotDiceScreen):
             self.app.call_from_thread(self.set_thinking, True)
             if not self.wait_for_table(worker):
                 break
-            action = computer.choose(self.session.game)
+            action = choose(computer, self.session.game)
             self.app.call_from_thread(self.set_thinking, False)
             if isinstance(action, SetAside):
                 self.app.call_from_thread(self.show_computer_pick, action)
