@@ -16,7 +16,16 @@ from hotdice.game.dice import FixedDice, SeededDice
 from hotdice.game.engine import BANK, ROLL, Action, EventKind, Game, IllegalMoveError
 from hotdice.game.rules import Rules
 from hotdice.game.scoring import SetAside
-from hotdice.play.players import PLAYERS, GreedyPlayer, Player, PlayerKind, RandomPlayer, make_player, play_game
+from hotdice.play.players import (
+    PLAYERS,
+    GreedyPlayer,
+    Player,
+    PlayerKind,
+    RandomPlayer,
+    choose,
+    make_player,
+    play_game,
+)
 from hotdice.sim.compiled import ENDINGS, GREEDY, Seat, play_compiled
 
 RULES = [
@@ -270,3 +279,20 @@ def test_compiled_greedy_games_are_the_engine_games_on_the_same_dice(rules: str)
         assert tuple(np.flatnonzero(played.winners[g])) == outcome.winners, seed
         assert ENDINGS[played.endings[g]] is outcome.termination, seed
         assert tuple(played.turns[g]) == game.turns_played, seed
+
+
+def test_a_computer_whose_solver_refuses_a_decision_plays_the_greedy_players_move() -> None:
+    """Every front end asks its computer through :func:`choose`: where the player cannot decide (rules its
+    solver does not cover), the greedy player's move stands in; elsewhere, the player's own."""
+
+    class Refusing:
+        name = "refusing"
+
+        def choose(self, game: Game) -> Action:
+            raise ValueError("these rules are not solved")
+
+    game = Game(Rules.parse("farkle"), ("A", "B"))
+    game.apply(ROLL)
+    game.apply_roll((1, 5, 2, 3, 4, 6))
+    assert choose(Refusing(), game) == GreedyPlayer().choose(game)
+    assert choose(RandomPlayer(random.Random(3)), game) == RandomPlayer(random.Random(3)).choose(game)

@@ -158,6 +158,20 @@ def test_the_seats_the_turn_the_log_and_the_end_are_the_games(drawn: tuple[Rules
         assert [(e.kind, e.seat, e.turn, e.points, e.dice, e.scores, e.turn_total) for e in view.events] == [
             tuple(e) for e in game.events
         ]
+        # Each turn's line says the player's own turn: its turns so far, counted seat by seat here.
+        started = [0] * players
+        for e in view.events:
+            if e.kind is EventKind.TURN:
+                started[e.seat] += 1
+                said = (e.key, e.values["round"], e.values["name"])
+                assert said == ("log.turn", started[e.seat], game.players[e.seat])
+        limit = game.turn_limit or game.turns_played[game.current] + 1
+        assert view.round == min(game.turns_played[game.current] + 1, limit)
+        # The standing: every seat once, scores from high to low, equal scores sharing the better rank.
+        assert sorted(p.seat for p in view.standing) == list(range(players))
+        for place in view.standing:
+            assert place.score == game.scores[place.seat]
+            assert place.rank == 1 + sum(score > place.score for score in game.scores)
         tail = TableView.of(game, tail=5)
         assert tail.events == view.events[-5:] and tail.events_from == max(0, len(game.events) - 5)
         assert TableView.of(game, since=len(game.events) + 3).events == ()

@@ -1084,7 +1084,7 @@ def test_the_table_shows_how_far_hard_has_worked_out_the_rules(monkeypatch: pyte
             hold.set()
             screen = table(app)
             deadline = time.monotonic() + 120
-            while screen.hard_status is None or not screen.hard_status.ready:
+            while screen.solver.status is None or not screen.solver.status.ready:
                 assert time.monotonic() < deadline, "the background solve never finished"
                 await pilot.pause(0.1)
             await pilot.pause(0.1)
@@ -1137,7 +1137,7 @@ def test_hard_waits_for_its_exact_play_when_the_settings_say_so(monkeypatch: pyt
             start = len(screen.session.game.history)
             for _ in range(5):  # the computer holds its move, thinking, while the UI goes on
                 await pilot.pause(0.1)
-                assert len(screen.session.game.history) == start and screen.thinking
+                assert len(screen.session.game.history) == start and screen.driver.thinking
             shown = screen_text(app)
             assert "is thinking" in shown and "it waits for its exact play" in shown, shown
             hold.set()

@@ -50,7 +50,7 @@ from hotdice.game.engine import (
 from hotdice.game.refusals import Refused, expect
 from hotdice.game.rules import Rules, RulesError
 from hotdice.game.scoring import DiceError
-from hotdice.game.told import Told
+from hotdice.game.told import Told, told_event
 
 __all__ = [
     "VERSION", "Record", "RecordAltered", "RecordError", "Result", "check_result", "rebuild", "record_of", "replay",
@@ -431,33 +431,13 @@ def told(record: Record, rules_shown: str | None = None) -> list[Told]:
         said.append(fact)
         lines[-1] = Told("roll_said", {**lines[-1].values, "said": tuple(said)})
 
-    for e in game.events:
-        match e.kind:
-            case EventKind.TURN:
-                lines.append(Told("turn", {"turn": e.turn + 1, "name": names[e.player], "score": e.scores[e.player]}))
-            case EventKind.ROLL:
-                lines.append(Told("roll", {"dice": e.dice}))
-                said = []
-            case EventKind.VALIDATED:
-                say(Told("validated"))
-            case EventKind.SET_ASIDE:
-                say(Told("set_aside", {"dice": e.dice, "points": e.points, "total": e.turn_total}))
-            case EventKind.HOT_DICE:
-                say(Told("hot_dice", {"dice": rules.dice}))
-            case EventKind.FARKLE:
-                say(_lost("farkle", e.points))
-            case EventKind.BUST:
-                say(_lost("bust", e.points, target=rules.target))
-            case EventKind.PENALTY:
-                say(Told("penalty", {"points": e.points, "score": e.scores[e.player]}))
-            case EventKind.BANK:
-                say(Told("bank", {"points": e.points, "score": e.scores[e.player]}))
-            case EventKind.ENTRY_MISSED:
-                say(Told("entry_missed", {"points": e.points, "entry": rules.entry}))
-            case EventKind.LAST_ROUND:
-                say(Told("last_round", {"points": e.points}))
-            case EventKind.GAME_OVER:
-                pass  # told below, from the outcome
+    for e in game.events:  # each event says what it says (told_event): the transcript groups them by roll
+        fact = told_event(game, e)
+        if e.kind in (EventKind.TURN, EventKind.ROLL):
+            lines.append(fact)
+            said = []
+        elif e.kind is not EventKind.GAME_OVER:  # told below, from the outcome, with the final scores
+            say(fact)
     final = tuple(zip(names, game.scores, strict=True))
     if game.outcome is None and record.revealed_at is not None and record.played_at is not None:
         lines.append(Told("ended_unfinished", {"revealed": record.revealed_at, "final": final}))  # outside the rules

@@ -12,9 +12,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hotdice.game.engine import Event, EventKind, Game
 from hotdice.game.refusals import Refusal, Words
 
-__all__ = ["ENGLISH", "Telling", "Told"]
+__all__ = ["ENGLISH", "Telling", "Told", "told_event"]
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,47 @@ class Telling(Words):
         return super().format_field(value, format_spec)
 
 
+def told_event(game: Game, event: Event) -> Told:
+    """What ``event`` of ``game`` says, worked out once for every telling of it (the transcript's
+    ``transcript.<code>``, the log's ``log.<code>`` in the terminal and the pages): its code, and every value
+    its line needs. The player is ``name`` with its seat (``name_seat``: a front end shows that seat's name);
+    a turn has its number in the game (``turn``) and the player's own (``round``); a three-farkle penalty cut
+    at 0 says so by its code (``penalty_cut``, ``penalty_none``: nothing left to lose); the winners are names
+    with their seats (``winners``, ``winners_seats``)."""
+    rules, seat, points = game.rules, event.player, event.points
+    who: dict[str, Any] = {"name": game.players[seat], "name_seat": seat}
+    score = event.scores[seat] if event.scores else 0
+    match event.kind:
+        case EventKind.TURN:
+            return Told("turn", {**who, "turn": event.turn + 1, "round": event.turn // len(game.players) + 1,
+                                 "score": score})
+        case EventKind.ROLL:
+            return Told("roll", {**who, "dice": event.dice})
+        case EventKind.VALIDATED:
+            return Told("validated", who)
+        case EventKind.SET_ASIDE:
+            return Told("set_aside", {**who, "dice": event.dice, "points": points, "total": event.turn_total})
+        case EventKind.HOT_DICE:
+            return Told("hot_dice", {**who, "n": rules.dice})
+        case EventKind.FARKLE:
+            return Told("farkle_lost" if points else "farkle", {**who, "points": points})
+        case EventKind.BUST:
+            return Told("bust_lost" if points else "bust", {**who, "points": points, "target": rules.target})
+        case EventKind.PENALTY:
+            cut = "_none" if points == 0 else "_cut" if points < rules.three_farkles else ""  # never "-0"
+            return Told(f"penalty{cut}", {**who, "points": points, "penalty": rules.three_farkles, "score": score})
+        case EventKind.BANK:
+            return Told("bank", {**who, "points": points, "score": score})
+        case EventKind.ENTRY_MISSED:
+            return Told("entry_missed", {**who, "points": points, "entry": rules.entry})
+        case EventKind.LAST_ROUND:
+            return Told("last_round", {**who, "points": points})
+        case EventKind.GAME_OVER:
+            winners = () if game.outcome is None else game.outcome.winners
+            return Told("game_over" if len(winners) == 1 else "game_over_shared",
+                        {"winners": tuple(game.players[w] for w in winners), "winners_seats": winners})
+
+
 # The library's sentences (the catalogue's English ``transcript.<code>`` is the same: tests/test_cli_words.py).
 ENGLISH: Mapping[str, str] = {
     # a replay (hotdice.game.record.transcript)
@@ -92,12 +134,14 @@ ENGLISH: Mapping[str, str] = {
     "roll_said": "  rolls {dice:faces}: {said:then}",
     "validated": "validates the set-aside dice",
     "set_aside": "sets aside {dice:faces} for {points} (turn total {total})",
-    "hot_dice": "hot dice, all {dice} back",
+    "hot_dice": "hot dice, all {n} back",
     "farkle": "farkle",
     "farkle_lost": "farkle, loses {points}",
     "bust": "bust (every set-aside passes {target})",
     "bust_lost": "bust (every set-aside passes {target}), loses {points}",
     "penalty": "three farkles in a row, penalty {points} (score {score})",
+    "penalty_cut": "three farkles in a row, penalty {points} (score {score})",  # cut at 0: the points it took
+    "penalty_none": "three farkles in a row, penalty {points} (score {score})",
     "bank": "banks {points} (score {score})",
     "entry_missed": "stops at {points}, below the entry of {entry}: not recorded",
     "last_round": "reaches {points}: last round",

@@ -233,9 +233,16 @@ Namer = Callable[[int, str], str]
 
 def seated(values: Mapping[str, Any], names: Namer | None) -> dict[str, Any]:
     """``values`` with each player's name that comes with its seat (``x`` beside ``x_seat``: see
-    :class:`hotdice.game.refusals.Refusal`) as ``names`` shows that seat; as they are without ``names``."""
+    :class:`hotdice.game.refusals.Refusal`; names ``x`` beside their seats ``x_seats``) as ``names`` shows that
+    seat; as they are without ``names``."""
     def shown(key: str, value: Any) -> Any:
-        seat = values.get(f"{key}_seat")
-        return names(seat, value) if names is not None and isinstance(seat, int) and isinstance(value, str) else value
+        if names is None:
+            return value
+        seat, seats = values.get(f"{key}_seat"), values.get(f"{key}_seats")
+        if isinstance(seat, int) and isinstance(value, str):
+            return names(seat, value)
+        if isinstance(seats, tuple | list) and isinstance(value, tuple | list):
+            return tuple(names(s, v) for s, v in zip(seats, value, strict=True))
+        return value
 
     return {key: shown(key, value) for key, value in values.items()}

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from hotdice.game.engine import EventKind, Game
 from hotdice.play.modes import Mode, Result
 
-__all__ = ["Ranked", "compare", "turn_points"]
+__all__ = ["Place", "Ranked", "compare", "standing", "turn_points"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,26 @@ def compare(results: Iterable[Result]) -> tuple[Ranked, ...]:
         tied = bool(ranked) and measure(ranked[-1].result) == measure(result)
         ranked.append(Ranked(ranked[-1].rank if tied else place, result))
     return tuple(ranked)
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A seat's place in :func:`standing`: equal scores share a rank (1, 1, 3, ...)."""
+
+    rank: int
+    seat: int
+    score: int
+
+
+def standing(game: Game) -> tuple[Place, ...]:
+    """The seats of one game by their scores, highest first, seat order between equals, who share their rank (as
+    tied winners share the win): the final standing once the game is over."""
+    order = sorted(range(len(game.scores)), key=lambda seat: -game.scores[seat])
+    places: list[Place] = []
+    for place, seat in enumerate(order, start=1):
+        tied = bool(places) and places[-1].score == game.scores[seat]
+        places.append(Place(places[-1].rank if tied else place, seat, game.scores[seat]))
+    return tuple(places)
 
 
 def turn_points(game: Game, seat: int = 0) -> tuple[int, ...]:

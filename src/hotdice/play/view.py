@@ -3,7 +3,8 @@
 What a table shows and what its player may do now, as facts: seats and scores, whose turn, the roll, each
 legal set-aside with its points, the dice it leaves, the bank it allows and the farkle risk of the next roll,
 why a roll or a bank is refused (:class:`hotdice.game.refusals.Refusal`: a code and values), the log as
-events (kind and values) and the end. No words: each front end words these facts in its player's language,
+events (kind, the catalogue's key of the line and its values: every front end words the same) and the end
+with the standing. No words: each front end words these facts in its player's language,
 and none of them computes a rule or a view of its own. The web wraps it with what only the web knows (who
 controls each seat, the solver's progress) and declares it as its answer's schema.
 """
@@ -20,6 +21,7 @@ from hotdice.game.engine import (
     BANK,
     ROLL,
     Decision,
+    Event,
     EventKind,
     Game,
     Outcome,
@@ -31,6 +33,8 @@ from hotdice.game.engine import (
 from hotdice.game.refusals import Refusal
 from hotdice.game.rules import Rules
 from hotdice.game.scoring import SetAside
+from hotdice.game.told import told_event
+from hotdice.play.ranking import Place, standing
 
 __all__ = ["Ended", "Entry", "OptionView", "Risk", "Seat", "TableView"]
 
@@ -80,6 +84,8 @@ class Entry:
     dice: tuple[int, ...]  # rolled or set aside
     scores: tuple[int, ...]  # every seat's score after it
     turn_total: int  # after it (0 once the turn is banked, lost or over)
+    key: str  # the catalogue's message of its line: log.<code> (hotdice.game.told.told_event)
+    values: dict[str, Any]  # what fills it: the player's name and seat, the round, the points, ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +122,7 @@ class TableView:
     to_act: int | None  # the seat to act; None while dice roll, or once over
     current: int  # the seat whose turn it is (at the end: the last to play)
     turn: int
+    round: int  # the turn the current seat is playing, counted from 1 (at most the turn limit)
     rolls_this_turn: int
     turn_total: int
     roll: tuple[int, ...] | None  # the roll on the table, as rolled
@@ -137,6 +144,7 @@ class TableView:
     events: tuple[Entry, ...]
     events_from: int
     outcome: Outcome | Ended | None  # Ended: stopped unfinished, outside the rules
+    standing: tuple[Place, ...]  # the seats by their scores now, best first (the final one once over)
 
     @classmethod
     def of(
@@ -198,6 +206,7 @@ def _facts(game: Game, since: int | None, tail: int | None, stopped: bool) -> di
         "to_act": game.to_act if acting else None,
         "current": cur,
         "turn": game.turn,
+        "round": min(game.turns_played[cur] + 1, game.turn_limit or game.turns_played[cur] + 1),
         "rolls_this_turn": game.rolls_this_turn,
         "turn_total": game.turn_total,
         "roll": game.roll,
@@ -216,13 +225,16 @@ def _facts(game: Game, since: int | None, tail: int | None, stopped: bool) -> di
         "bank_refusal": bank,
         "bank_records": bank_records(rules, entered=entered, turn_total=game.turn_total),
         "risk": _risk(rules, game.dice_in_hand),
-        "events": tuple(
-            Entry(kind, seat, turn, points, dice, scores, turn_total)
-            for kind, seat, turn, points, dice, scores, turn_total in events[events_from:]
-        ),
+        "events": tuple(_entry(game, event) for event in events[events_from:]),
         "events_from": events_from,
         "outcome": game.outcome,
+        "standing": standing(game),
     }
+
+
+def _entry(game: Game, event: Event) -> Entry:
+    said = told_event(game, event)
+    return Entry(*event, key=f"log.{said.code}", values=dict(said.values))
 
 
 def _refusals(game: Game) -> dict[str, Refusal]:

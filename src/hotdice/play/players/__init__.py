@@ -1,7 +1,8 @@
 """Computer players, found by a spec string such as ``random``, ``greedy`` or ``greedy:400``.
 
 A spec is a name, optionally followed by ``:`` and an argument. :data:`PLAYERS` is the registry: a new
-kind of player is one more :class:`PlayerKind` in it. :func:`play_game` is the one game loop.
+kind of player is one more :class:`PlayerKind` in it. :func:`play_game` is the one game loop; :func:`choose`
+is how a front end asks its computer for a move.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from hotdice.game.engine import Action, Game
 from hotdice.game.told import Told
 from hotdice.play.players.base import Player, play_game
 from hotdice.play.players.simple import DEFAULT_THRESHOLD, GreedyPlayer, RandomPlayer
@@ -22,6 +24,7 @@ __all__ = [
     "PlayerKind",
     "PlayerSpecError",
     "RandomPlayer",
+    "choose",
     "computer_spec",
     "make_player",
     "play_game",
@@ -109,3 +112,12 @@ def computer_spec(level: str) -> str:
     if level not in LEVELS or level not in PLAYERS:
         raise ValueError(f"unknown level '{level}': levels are {', '.join(LEVELS)}")
     return level
+
+
+def choose(player: Player, game: Game) -> Action:
+    """The move of ``player``; for a decision its solver cannot make (rules it does not cover: ValueError), the
+    plain greedy player's, so that a computer at any table always moves."""
+    try:
+        return player.choose(game)
+    except ValueError:
+        return GreedyPlayer().choose(game)

@@ -44,7 +44,7 @@ from hotdice.game.scoring import DiceError, SetAside, parse_dice
 from hotdice.play.hint import Hint, hint_of
 from hotdice.play.modes import Mode, Setup, pad, race, shown_rules, solo, together, versus
 from hotdice.play.names import DefaultName
-from hotdice.play.players import LEVELS, computer_spec, make_player
+from hotdice.play.players import LEVELS, choose, computer_spec, make_player
 from hotdice.play.view import Ended, TableView
 from hotdice.store.stats import record_game
 from hotdice.store.web_models import WebGame, WebPlayer
@@ -88,7 +88,6 @@ GAME_ID = re.compile(r"[A-Za-z0-9_-]{16}")  # what secrets.token_urlsafe(12) mak
 EVENTS_TAIL = 24  # events a view carries by default: more than one action or computer step ever adds
 
 ONLINE = "online"  # the mode of an online table's game (recorded as "together")
-FALLBACK_PLAYER = "greedy"  # for a decision a level's solver cannot make
 HINT_MODES = frozenset({Mode.SOLO, Mode.RACE, Mode.VERSUS, Mode.TOGETHER, Mode.PAD})  # not where scores compare
 LOCAL_MODES = (Mode.SOLO, Mode.RACE, Mode.VERSUS, Mode.TOGETHER, Mode.PAD)
 # Games this process rebuilt, by id, each as it stands in the database, committed: replaying a whole record
@@ -606,16 +605,12 @@ def computer_step(session: Session, game_id: str, viewer_id: str, n: int, notice
     # The computer's randomness is fixed by the game and the moment: asking again gives the same decision.
     from hotdice.play.players.skilled import at_once, pending
 
-    rng = random.Random(f"{loaded.row.id}/{n}")
-    try:
-        player = make_player(spec, rng)
-        # Hard plays expected points until its table is solved, in the background; or waits, if so chosen.
-        at_once(player, patient=loaded.seats[seat].get("wait", False))
-        if (waiting := pending(player, game)) is not None:
-            return Acted(seen(loaded, viewer_id), applied=False, waiting=waiting)
-        action = player.choose(game)
-    except ValueError:  # rules its solver does not cover: this decision is the plain player's
-        action = make_player(FALLBACK_PLAYER, rng).choose(game)
+    player = make_player(spec, random.Random(f"{loaded.row.id}/{n}"))
+    # Hard plays expected points until its table is solved, in the background; or waits, if so chosen.
+    at_once(player, patient=loaded.seats[seat].get("wait", False))
+    if (waiting := pending(player, game)) is not None:
+        return Acted(seen(loaded, viewer_id), applied=False, waiting=waiting)
+    action = choose(player, game)  # rules its solver does not cover: that decision is the plain player's
     dice = loaded.dice()
     assert dice is not None  # computers play only where the server rolls
     game.play(action, dice)

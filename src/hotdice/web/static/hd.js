@@ -24,16 +24,32 @@ const HD = (() => {
   function num(n) { return numberFormat.format(n); }
   function pct(p) { return (100 * p).toLocaleString(lang === "fr" ? "fr-FR" : "en-US", { maximumFractionDigits: 1, minimumFractionDigits: 1 }) + "\u202f%"; }
 
-  /** values with each player's name that comes with its seat (x beside x_seat) worded from that seat's default
-      name (seats: each seat's, null for a chosen one), as hotdice.i18n.seated does. */
+  /** values with each player's name that comes with its seat (x beside x_seat; names x beside their seats x_seats)
+      worded from that seat's default name (seats: each seat's, null for a chosen one), as hotdice.i18n.seated does. */
   function seated(values, seats) {
     if (!seats) return values;
     const out = { ...values };
     for (const [key, value] of Object.entries(values)) {
       const seat = values[`${key}_seat`];
+      const several = values[`${key}_seats`];
       if (typeof value === "string" && Number.isInteger(seat)) out[key] = seatName(value, seats[seat]);
+      if (Array.isArray(value) && Array.isArray(several)) out[key] = value.map((v, i) => seatName(v, seats[several[i]]));
     }
     return out;
+  }
+
+  /** A fact the server tells ({key, values}: an event of a table's log, hotdice.game.told.told_event) worded from
+      the catalogue as hotdice.i18n.told words it: whole numbers as this language writes them, {x:faces} dice
+      apart, {x:and} names joined by "and", each player's name from its seat (seats: as seated). */
+  function said(key, values, seats) {
+    const named = seated(values || {}, seats);
+    return (catalog[key] ?? key).replace(/\{(\w+)(?::(\w+))?\}/g, (all, name, spec) => {
+      if (!(name in named)) return all;
+      const value = named[name];
+      if (spec === "faces") return value.join(" ");
+      if (spec === "and") return value.join(t("log.and"));
+      return Number.isInteger(value) ? num(value) : String(value);
+    });
   }
 
   /** A refusal of the engine, the rules or the modes ({code, values}: hotdice.game.refusals) worded from the
@@ -199,5 +215,5 @@ const HD = (() => {
       .catch(() => {});  // no worker (a private window, an old browser): the browser's own error page then
   }
 
-  return { t, refusal, seatName, num, pct, api, toast, dieSVG, miniDice, escapeHTML, go, busy, combos, reducedMotion, lang, ApiError };
+  return { t, said, refusal, seatName, num, pct, api, toast, dieSVG, miniDice, escapeHTML, go, busy, combos, reducedMotion, lang, ApiError };
 })();

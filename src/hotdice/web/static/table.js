@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const { t, refusal, seatName, num, pct, api, toast, dieSVG, miniDice, escapeHTML, reducedMotion, ApiError } = HD;
+  const { t, said, refusal, seatName, num, pct, api, toast, dieSVG, miniDice, escapeHTML, reducedMotion, ApiError } = HD;
   const $ = (id) => document.getElementById(id);
   const root = $("table");
   const live = root.dataset.live === "1";
@@ -22,6 +22,7 @@
 
   const storeKey = () => `hotdice:${view.id}:${view.n}`;
   const name = (seat) => seatName(view.players[seat].name, view.seats[seat].default);
+  const defaults = () => view.seats.map((s) => s.default); // how a fact's names are shown (HD.said)
   const mine = () => view.to_act !== null && you.includes(view.to_act);
   const computerToPlay = () => view.to_act !== null && view.seats[view.to_act].computer !== null && you.length > 0;
 
@@ -48,9 +49,6 @@
 
   /* -- drawing ------------------------------------------------------------------------------------ */
 
-  /** The turn the current player is playing (1 to the limit): the score card and the turn line say the same. */
-  function turnNumber() { return Math.min(view.players[view.current].turns + 1, view.turn_limit); }
-
   function renderScores() {
     const winners = view.outcome ? view.outcome.winners : [];
     $("scores").innerHTML = view.players.map((p, i) => {
@@ -59,7 +57,7 @@
       if (view.seats[i].computer) meta.push(`<span class="tag">${escapeHTML(t("level." + view.seats[i].computer))}</span>`);
       else if (you.includes(i) && you.length < view.players.length && view.players.length > 1) meta.push(`<span class="tag">${escapeHTML(t("board.you"))}</span>`);
       const text = (words) => `<span>${escapeHTML(words)}</span>`;
-      if (view.turn_limit && view.outcome === null && i === view.current) meta.push(text(t("table.turns_of", { turns: turnNumber(), limit: view.turn_limit })));
+      if (view.turn_limit && view.outcome === null && i === view.current) meta.push(text(t("table.turns_of", { turns: view.round, limit: view.turn_limit })));
       else if (view.turn_limit) meta.push(text(t("table.turns_played_of", { turns: p.turns, limit: view.turn_limit })));
       else meta.push(text(t(p.turns === 1 ? "table.turns_one" : "table.turns", { turns: p.turns })));
       if (view.entry > 0 && !p.entered) meta.push(text(t("table.not_entered", { entry: num(view.entry) })));
@@ -78,7 +76,7 @@
     if (view.outcome) text = escapeHTML(t("table.game_over"));
     else if (mine() && you.length === 1) text = `<span class="who">${escapeHTML(t("table.your_turn"))}</span>`;
     else text = `<span class="who">${escapeHTML(name(view.current))}</span> ${escapeHTML(computerToPlay() || view.seats[view.current].computer ? t("table.computer_playing") : t("table.to_play"))}`;
-    if (view.turn_limit && !view.outcome) text += ` · ${escapeHTML(t("table.turn_of", { turn: turnNumber(), limit: view.turn_limit }))}`;
+    if (view.turn_limit && !view.outcome) text += ` · ${escapeHTML(t("table.turn_of", { turn: view.round, limit: view.turn_limit }))}`;
     if (view.target && !view.outcome) text += ` · ${escapeHTML(t("table.target", { target: num(view.target) }))}`;
     if (view.last_round_by !== null && !view.outcome) text += ` · <strong>${escapeHTML(t("moment.last-round"))}</strong>`;
     // The challenge was closed while this attempt is under way: it may be finished until its grace deadline.
@@ -200,14 +198,14 @@
       box.hidden = true;
       return;
     }
-    const said = (c) => {
+    const worth = (c) => {
       if (hint.measure === "win") return t("hint.win", { p: pct(c.value) });
       if (hint.measure === "turns") return t("hint.turns", { n: c.value.toFixed(2) });
       return t("hint.points", { points: num(Math.round(c.value)) });
     };
     const what = (c) => (c.set_aside ? t("hint.keep_then_" + c.then, { keep: c.set_aside.split("").join(" ") }) : t("hint.then_" + c.then));
     const items = hint.choices.slice(0, 4).map((c, i) =>
-      `<li class="${i === 0 ? "best" : ""}">${escapeHTML(what(c))} — ${escapeHTML(said(c))}${i > 0 && c.cost > 0 ? ` <span class="muted">(${escapeHTML(t("hint.cost"))} ${escapeHTML(hint.measure === "win" ? pct(c.cost) : c.cost.toFixed(hint.measure === "turns" ? 2 : 0))})</span>` : ""}</li>`
+      `<li class="${i === 0 ? "best" : ""}">${escapeHTML(what(c))} — ${escapeHTML(worth(c))}${i > 0 && c.cost > 0 ? ` <span class="muted">(${escapeHTML(t("hint.cost"))} ${escapeHTML(hint.measure === "win" ? pct(c.cost) : c.cost.toFixed(hint.measure === "turns" ? 2 : 0))})</span>` : ""}</li>`
     ).join("");
     const best = hint.choices[0];
     const working = hint.solver && hint.solver.state !== "ready"
@@ -231,31 +229,10 @@
     renderControls();
   }
 
+  /** An event's line: what the server says it says (its catalogue key and values), with the dice drawn. */
   function logLine(e) {
-    const who = escapeHTML(name(e.seat));
-    const dice = e.dice.length ? miniDice(e.dice) : "";
-    switch (e.kind) {
-      case "turn": return [`${escapeHTML(t("log.turn", { round: Math.floor(e.turn / view.players.length) + 1, name: name(e.seat) }))}`, "turn"];
-      case "roll": return [`${escapeHTML(t("log.roll", { name: name(e.seat) }))} ${dice}`, "roll"];
-      case "validated": return [escapeHTML(t("log.validated")), "validated"];
-      case "set-aside": return [`${escapeHTML(t("log.set_aside", { points: num(e.points) }))} ${dice}`, "set-aside"];
-      case "hot-dice": return [escapeHTML(t("log.hot_dice", { n: view.dice })), "hot-dice"];
-      case "farkle": return [escapeHTML(e.points ? t("log.farkle_lost", { points: num(e.points) }) : t("log.farkle")), "farkle"];
-      case "bust": return [escapeHTML(t("log.bust", { points: num(e.points) })), "bust"];
-      case "penalty": return [escapeHTML(penaltyWords("log", e)), "penalty"];
-      case "bank": return [escapeHTML(t("log.bank", { name: name(e.seat), points: num(e.points), score: num(e.scores[e.seat]) })), "bank"];
-      case "entry-missed": return [escapeHTML(t("log.entry_missed", { points: num(e.points), entry: num(view.entry) })), "entry-missed"];
-      case "last-round": return [escapeHTML(t("log.last_round", { name: name(e.seat), points: num(e.points) })), "last-round"];
-      case "game-over": return [escapeHTML(t("log.game_over")), "game-over"];
-      default: return [who, ""];
-    }
-  }
-
-  /** The three-farkle penalty (in the log or a moment): the whole of it, or cut where the score reaches 0
-      (the points lost then, none at 0: never "−0"). */
-  function penaltyWords(where, e) {
-    const cut = e.points === 0 ? "_none" : e.points < view.penalty ? "_cut" : "";
-    return t(`${where}.penalty${cut}`, { points: num(e.points), penalty: num(view.penalty), score: num(e.scores[e.seat]) });
+    const dice = (e.kind === "roll" || e.kind === "set-aside") && e.dice.length ? ` ${miniDice(e.dice)}` : "";
+    return [escapeHTML(said(e.key, e.values, defaults())) + dice, e.kind];
   }
 
   let lines = []; // the log, one [html, kind] per event
@@ -293,8 +270,7 @@
     else if (winners.length === 1) title = t("over.wins", { name: names[0] });
     else title = t("over.share", { names: names.join(" & ") });
     $("over-title").textContent = title;
-    const order = view.players.map((p, i) => [p, i]).sort((a, b) => b[0].score - a[0].score);
-    $("final").innerHTML = order.map(([p, i]) => `<li class="${winners.includes(i) ? "won" : ""}"><span>${escapeHTML(name(i))}</span><span>${num(p.score)}</span></li>`).join("");
+    $("final").innerHTML = view.standing.map((p) => `<li class="${winners.includes(p.seat) ? "won" : ""}"><span>${escapeHTML(name(p.seat))}</span><span>${num(p.score)}</span></li>`).join("");
     let extra = "";
     const buttons = [];
     if (view.mode === "daily") {
@@ -395,7 +371,7 @@
       if (kind === "game-over") {
         const w = view.outcome.winners;
         moments.push(["winner", view.players.length === 1 ? num(view.players[0].score) : (w.length === 1 ? t("moment.wins", { name: name(w[0]) }) : t("moment.tie"))]);
-      } else if (kind === "penalty") moments.push([kind, penaltyWords("moment", e)]);
+      } else if (kind === "penalty") moments.push([kind, said(e.key.replace(/^log\./, "moment."), e.values)]);
       else moments.push([kind, t("moment." + kind)]);
     }
     const passed = you.length > 1 && view.outcome === null && view.current !== previousCurrent && you.includes(view.current);
