@@ -65,7 +65,8 @@ def score_command(
     if data["wins_game"]:
         out.print(t("cli.score.wins", roll=shown))
     if data["farkle"]:
-        out.print(t("cli.score.farkle", roll=shown))
+        # seed 000 calls five dice that score nothing a ballot (the French word; English says farkle)
+        out.print(t("cli.score.ballot" if len(roll) == 5 else "cli.score.farkle", roll=shown))
         return
     if r.set_aside is SetAsideRule.ALL:
         out.print(t("cli.score.all"))

@@ -267,7 +267,7 @@ class Event(NamedTuple):
     player: int
     turn: int
     points: int = 0  # points of a set-aside, bank, penalty or lost turn total
-    dice: tuple[int, ...] = ()
+    dice: tuple[int, ...] = ()  # a roll's, a set-aside's, or the roll that farkled
     scores: tuple[int, ...] = ()  # every seat's score after the event
     turn_total: int = 0  # the turn total after the event (0 once the turn is banked, lost or over)
 
@@ -840,7 +840,7 @@ class Game:
 
     def _farkle(self) -> None:
         seat = self._seats[self.current]
-        self._event(EventKind.FARKLE, points=self.turn_total)
+        self._event(EventKind.FARKLE, points=self.turn_total, dice=self.roll or ())
         seat.farkles_in_row += 1
         lost = farkle_penalty(self.rules, score=seat.score, farkles_in_row=seat.farkles_in_row)
         if lost is not None:

@@ -102,8 +102,9 @@ def told_event(game: Game, event: Event) -> Told:
             return Told("set_aside", {**who, "dice": event.dice, "points": points, "total": event.turn_total})
         case EventKind.HOT_DICE:
             return Told("hot_dice", {**who, "n": rules.dice})
-        case EventKind.FARKLE:
-            return Told("farkle_lost" if points else "farkle", {**who, "points": points})
+        case EventKind.FARKLE:  # seed 000 calls a roll of five dice that scores nothing a ballot
+            code = "ballot" if len(event.dice) == 5 else "farkle"
+            return Told(f"{code}_lost" if points else code, {**who, "points": points})
         case EventKind.BUST:
             return Told("bust_lost" if points else "bust", {**who, "points": points, "target": rules.target})
         case EventKind.PENALTY:
@@ -137,6 +138,8 @@ ENGLISH: Mapping[str, str] = {
     "hot_dice": "hot dice, all {n} back",
     "farkle": "farkle",
     "farkle_lost": "farkle, loses {points}",
+    "ballot": "farkle",  # five dice that score nothing: English has one word for it, French two
+    "ballot_lost": "farkle, loses {points}",
     "bust": "bust (every set-aside passes {target})",
     "bust_lost": "bust (every set-aside passes {target}), loses {points}",
     "penalty": "three farkles in a row, penalty {points} (score {score})",
