@@ -33,6 +33,7 @@ measure's mistake threshold: a best move scores 100, a loss the size of a mistak
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -183,6 +184,12 @@ class GameReview:
                 for s in self.steps
             ],
         }
+
+
+    def json_text(self) -> str:
+        """:meth:`as_json` as the web API and ``hotdice review --json`` write it, byte for byte: UTF-8 text, no
+        spaces."""
+        return json.dumps(self.as_json(), ensure_ascii=False, separators=(",", ":"))
 
 
 def _rounded(value: float) -> float:
