@@ -26,8 +26,8 @@ How a game's value moves, per player (values "higher is better"; under ``turns``
   ``end − start = luck − skill_lost`` (``win``, ``points``) and ``start − end = luck − skill_lost`` (``turns``).
 
 Accuracy (0–100): the mean over the player's decisions of ``100 · 2^(−loss / mistake)``, ``mistake`` being the
-measure's mistake threshold: a best move scores 100, a loss the size of a mistake 50, a blunder less than
-:data:`BLUNDER_SCORE`. Optimal play (Hard) scores 100; a player without decisions has none (null).
+measure's mistake threshold: a best move scores 100, a loss the size of a mistake 50, the smallest blunder 7 (win),
+9 (points) or 10 (turns). Optimal play (Hard) scores 100; a player without decisions has none (null).
 """
 
 from __future__ import annotations
@@ -77,13 +77,17 @@ class Thresholds:
         return {"inaccuracy": self.inaccuracy, "mistake": self.mistake, "blunder": self.blunder}
 
 
-# Chosen from the loss distributions of Easy and Medium (bench/bench_review_thresholds.py, BENCHMARKS.md).
+# Chosen from the loss distributions of Easy and Medium (bench/bench_review_thresholds.py, BENCHMARKS.md, 2026-12-04:
+# 1,000 games per level under farkle): of their decisions that lost anything, pooled, the median loss is an
+# inaccuracy, the 80th percentile a mistake, the 95th a blunder (two significant figures).
+#   win (Easy 52.8 % of 26,992 decisions lost something, Medium 5.7 % of 45,201): p50 0.0086, p80 0.018, p95 0.069
+#   points (ten turns; Easy 45.6 % of 15,462, Medium none): p50 93, p80 140, p95 490
+#   turns (race; Easy 45.1 % of 32,340, Medium 2.9 % of 39,690): p50 0.16, p80 0.24, p95 0.80
 THRESHOLDS: dict[str, Thresholds] = {
-    "win": Thresholds(inaccuracy=0.01, mistake=0.03, blunder=0.08),
-    "points": Thresholds(inaccuracy=10.0, mistake=30.0, blunder=80.0),
-    "turns": Thresholds(inaccuracy=0.05, mistake=0.15, blunder=0.4),
+    "win": Thresholds(inaccuracy=0.0086, mistake=0.018, blunder=0.069),
+    "points": Thresholds(inaccuracy=93.0, mistake=140.0, blunder=490.0),
+    "turns": Thresholds(inaccuracy=0.16, mistake=0.24, blunder=0.8),
 }
-BLUNDER_SCORE = 100 * 2 ** (-THRESHOLDS["win"].blunder / THRESHOLDS["win"].mistake)
 
 
 def label_of(loss: float, measure: str) -> Label:
