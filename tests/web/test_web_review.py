@@ -61,6 +61,15 @@ def test_while_its_table_is_solved_the_review_is_being_prepared(alice: TestClien
         assert answer.json()["message"]["key"] == "error.review_preparing"
 
 
+def test_the_review_page_in_both_languages(alice: TestClient) -> None:  # noqa: F811
+    view = play_out(alice, new_game(alice, mode="solo"))
+    page = alice.get(f"/review/{view['id']}")
+    assert page.status_code == 200 and 'data-game="' + view["id"] + '"' in page.text and "review.js" in page.text
+    alice.get("/lang/fr?next=/")
+    assert "Analyse de la partie" in alice.get(f"/review/{view['id']}").text
+    assert alice.get("/review/nosuchgame000000").status_code == 404
+
+
 def test_no_such_game_is_404(alice: TestClient) -> None:  # noqa: F811
     assert alice.get("/api/games/nosuchgame000000/review").status_code == 404
 
