@@ -165,3 +165,26 @@ def test_start_value_against_monte_carlo() -> None:
     mean = sum(g.scores[0] for g in solo) / len(solo)
     spread = (sum((g.scores[0] - mean) ** 2 for g in solo) / len(solo)) ** 0.5
     assert abs(mean - expected) < 4 * spread / len(solo) ** 0.5
+
+
+def test_mistakes_become_exercises_checked_against_the_exact_values() -> None:
+    """Learn from your mistakes: each mistake or blunder of a seat, played again from its position: the best choice
+    scores no loss, the choice the player made the loss the review gave it; the position reads back into a game
+    whose own advice has the same best play."""
+    from hotdice.analysis.game_review import exercises
+
+    game = played("farkle", ("easy", "hard"), None, 11)
+    review = game_review(game)
+    found = exercises(review, [0])
+    assert found and all(e.label in ("mistake", "blunder") and e.seat == 0 for e in found)
+    assert exercises(review, [1]) == []  # Hard makes none
+    for exercise in found:
+        step = review.steps[exercise.step]
+        assert exercise.check(exercise.best).loss <= 1e-9
+        assert exercise.check(exercise.played).loss == pytest.approx(step.loss, abs=1e-12)
+        assert "value" not in exercise.as_json()["choices"][0] and "best" not in exercise.as_json()
+        again = Game.from_position(Rules.parse(exercise.rules), exercise.position)
+        assert str(advise(again, review.measure).best.decision) == exercise.best
+    with pytest.raises(ValueError, match="not one of this position's choices"):
+        found[0].check("bank" if found[0].best != "bank" and "bank" not in [c.decision for c in found[0].choices]
+                       else "set aside 666666, then roll")

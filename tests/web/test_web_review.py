@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from hotdice.analysis import game_review as core
 from hotdice.web.services import reviews
-from tests.web.test_web_api import act, alice, app, new_game, play_out  # noqa: F401 (fixtures)
+from tests.web.test_web_api import act, alice, app, bob, new_game, play_out  # noqa: F401 (fixtures)
 from tests.web_support import next_intent
 
 
@@ -80,3 +80,31 @@ def test_the_schema_documents_the_review(app: FastAPI) -> None:  # noqa: F811
     assert set(operation["responses"]) >= {"200", "404", "409"}
     out = schema["components"]["schemas"]["ReviewOut"]
     assert {"measure", "players", "steps"} <= set(out["properties"])
+
+
+def test_learn_from_your_mistakes(alice: TestClient, bob: TestClient) -> None:  # noqa: F811
+    """A blunder of the device's own game is offered in Training, without its answer; the answer is checked against
+    the review's exact values; another device sees none of it; nothing is recorded."""
+    assert alice.get("/api/training/mistakes").json() == []
+    exercises: list[dict[str, object]] = []
+    for _ in range(4):  # the test strategy (bank from 300) blunders sooner or later
+        play_out(alice, new_game(alice, mode="solo"))
+        exercises = alice.get("/api/training/mistakes").json()
+        if exercises:
+            break
+    assert exercises, "no mistake in four games"
+    first = exercises[0]
+    assert "best" not in first and all("value" not in c for c in first["choices"])  # type: ignore[union-attr]
+    review = alice.get(f"/api/games/{first['game']}/review").json()
+    step = review["steps"][first["step"]]
+    assert step["label"] in ("mistake", "blunder") and first["position"] == step["position"]
+    right = alice.post("/api/training/mistakes", json={"game": first["game"], "step": first["step"],
+                                                     "decision": step["best"]}).json()
+    assert right["correct"] and right["exercise"]["choices"][0]["decision"] == step["best"]
+    wrong = alice.post("/api/training/mistakes", json={"game": first["game"], "step": first["step"],
+                                                     "decision": step["played"]}).json()
+    assert not wrong["correct"] and abs(wrong["loss"] - step["loss"]) < 1e-6
+    refused = alice.post("/api/training/mistakes", json={"game": first["game"], "step": first["step"],
+                                                       "decision": "set aside 666666, then roll"})
+    assert refused.status_code == 400
+    assert bob.get("/api/training/mistakes").json() == []

@@ -99,3 +99,22 @@ def test_the_review_on_a_phone_in_french(open_page: Open) -> None:  # noqa: F811
     assert english_left(text) == [], english_left(text)
     assert "points" in text and "Bilan" in text
     assert problems(page, "review") == []
+
+
+def test_learn_from_your_mistakes_in_training(open_page: Open) -> None:  # noqa: F811
+    page = open_page()
+    exercises: list[dict[str, Any]] = []
+    for _ in range(4):
+        finished_game(page, {"mode": "solo"})
+        exercises = page.request.get("/api/training/mistakes").json()
+        if exercises:
+            break
+    assert exercises
+    page.goto("/training")
+    expect(page.locator("#mistakes-count")).to_have_text(f"Exercise 1 of {len(exercises)}")
+    review = page.request.get(f"/api/games/{exercises[0]['game']}/review").json()
+    best = review["steps"][exercises[0]["step"]]["best"]
+    page.locator(f'#mistakes-choices button[data-decision="{best}"]').click()
+    expect(page.locator("#mistakes-feedback")).to_contain_text("Right: the best play")
+    expect(page.locator(f'#mistakes-choices button[data-decision="{best}"]')).to_have_class("button gold")
+    assert problems(page, "training") == []

@@ -48,11 +48,13 @@ from hotdice.game.scoring import SetAside
 __all__ = [
     "LABELS",
     "THRESHOLDS",
+    "Exercise",
     "GameReview",
     "PlayerSummary",
     "ReviewChoice",
     "ReviewStep",
     "Thresholds",
+    "exercises",
     "game_review",
     "label_of",
     "values_at",
@@ -194,6 +196,51 @@ class GameReview:
         """:meth:`as_json` as the web API and ``hotdice review --json`` write it, byte for byte: UTF-8 text, no
         spaces."""
         return json.dumps(self.as_json(), ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """"Learn from your mistakes": a decision a player got wrong (a mistake or a blunder), to be played again from
+    the same position and checked against the exact values of the review."""
+
+    step: int  # its index in the review's steps
+    seat: int
+    measure: Measure
+    rules: str
+    position: str  # Game.position: scores, turn total, the roll on the table
+    label: Label  # what the player's own play was
+    played: str
+    choices: tuple[ReviewChoice, ...]  # best first
+
+    @property
+    def best(self) -> str:
+        return self.choices[0].decision
+
+    def check(self, answer: str) -> ReviewChoice:
+        """The choice ``answer`` names (the engine's notation, any spelling Decision.parse reads), with its exact value
+        and loss: a loss of at most :data:`BEST_TOLERANCE` finds the best play. ValueError for a choice not on offer."""
+        wanted = str(Decision.parse(answer))
+        found = next((c for c in self.choices if c.decision == wanted), None)
+        if found is None:
+            raise ValueError(f"'{answer}' is not one of this position's choices")
+        return found
+
+    def as_json(self, *, answered: bool = False) -> dict[str, Any]:
+        """The exercise as a page shows it: the choices in the notation's order, with their values only once
+        ``answered`` (the question must not give its answer away)."""
+        shown = sorted(self.choices, key=lambda c: c.decision) if not answered else list(self.choices)
+        return {"step": self.step, "seat": self.seat, "measure": self.measure, "rules": self.rules,
+                "position": self.position, "label": self.label,
+                "choices": [{"decision": c.decision, **({"value": _rounded(c.value), "loss": _rounded(c.loss)}
+                                                        if answered else {})} for c in shown],
+                **({"played": self.played, "best": self.best} if answered else {})}
+
+
+def exercises(review: GameReview, seats: Sequence[int]) -> list[Exercise]:
+    """The mistakes and blunders of ``seats`` in the review, in the order played, as exercises."""
+    return [Exercise(k, s.seat, review.measure, review.rules, s.position, s.label, s.played or "", s.choices)
+            for k, s in enumerate(review.steps)
+            if s.kind == "decision" and s.seat in seats and s.label in ("mistake", "blunder")]
 
 
 def _rounded(value: float) -> float:

@@ -259,3 +259,11 @@ class DrillAnswer(_Body):
     dice: Annotated[int, Field(ge=1, le=6)]
     hot_dice: bool = False
     answer: Annotated[str, Field(max_length=10)]
+
+
+class MistakeAnswer(_Body):
+    """Learn from your mistakes: the decision chosen at step ``step`` of game ``game``'s review."""
+
+    game: Annotated[str, Field(pattern=f"^{GAME_ID.pattern}$")]
+    step: Annotated[int, Field(ge=0, le=100_000)]
+    decision: Annotated[str, Field(max_length=40)]
