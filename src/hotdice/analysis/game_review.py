@@ -164,8 +164,18 @@ class GameReview:
         return THRESHOLDS[self.measure]
 
     def as_json(self) -> dict[str, Any]:
-        """The review as a JSON object (values rounded to :data:`DIGITS` decimals); the web API's response model
-        and ``hotdice review --json`` describe the same fields."""
+        """The review as a JSON object (values rounded to :data:`DIGITS` decimals), the web API's ``ReviewOut``:
+
+        - ``measure`` (win, points, turns), ``approximate``, ``rules``, ``finished``, ``thresholds`` (the smallest
+          loss of each label), ``start`` (every seat's value before the first roll);
+        - ``players``: per seat ``seat``, ``name``, ``start``, ``end``, ``luck``, ``skill_lost``, ``accuracy`` (null
+          without a decision), ``decisions``, ``labels`` (how many inaccuracies, mistakes, blunders);
+        - ``steps``: per roll or decision ``seat``, ``kind`` (roll, decision), ``turn`` (from 1), ``position`` (the
+          engine's position text it was played from), ``before`` and ``after`` (the seat's value), ``values``
+          (every seat's value after it), ``dice`` and ``luck`` (a roll), ``played``, ``best``, ``loss``, ``label``
+          and ``choices`` (a decision: each ``decision`` in the engine's notation with its ``value`` and ``loss``);
+          the fields of the other kind are null (``choices`` empty).
+        """
         r = _rounded
         return {
             "measure": self.measure,
