@@ -70,6 +70,7 @@ def main() -> None:
     accuracy: dict[tuple[str, str], list[float]] = {}
     decisions: dict[tuple[str, str], int] = {}
     reviewed: dict[tuple[str, str], list[tuple[float, float]]] = {}  # (replay s, review s) per record
+    worst_identity = 0.0  # the largest |(end - start) - (luck - skill_lost)| (turns: start - end) over every player
     for measure, tag, specs, game_rules, limit, games in setups(rules, args.games):
         for k in range(games):
             seated = specs if k % 2 == 0 else tuple(reversed(specs))
@@ -84,7 +85,10 @@ def main() -> None:
             t2 = time.process_time()
             assert review.measure == measure, (review.measure, measure)
             reviewed.setdefault((measure, tag), []).append((t1 - t0, t2 - t1))
+            sign = -1 if measure == "turns" else 1
             for player in review.players:
+                gap = sign * (player.end - player.start) - (player.luck - player.skill_lost)
+                worst_identity = max(worst_identity, abs(gap))
                 key = (measure, seated[player.seat])
                 decisions[key] = decisions.get(key, 0) + player.decisions
                 if player.accuracy is not None:
@@ -92,7 +96,9 @@ def main() -> None:
             for step in review.steps:
                 if step.kind == "decision" and step.loss is not None and step.loss > 1e-9:
                     losses.setdefault((measure, seated[step.seat]), []).append(step.loss)
-    print(f"rules {rules}, {args.games} games per level (Hard: a fifth)")
+    total = sum(len(times) for times in reviewed.values())
+    print(f"rules {rules}, {args.games} games per level (Hard: a fifth); end - start = luck - skill_lost on all "
+          f"{total} games, to {worst_identity:.1e} at worst")
     for measure in ("win", "points", "turns"):
         print(f"\n== {measure}")
         print(f"{'level':8} {'decisions':>9} {'lost':>6} " + " ".join(f"{'p' + str(p):>9}" for p in PERCENTILES)
