@@ -45,7 +45,7 @@ def mistakes(session: SessionDep, visitor: VisitorDep) -> list[dict[str, Any]]:
     return reviews.mistakes(session, None if visitor is None else visitor.id)
 
 
-@router.post("/mistakes", responses=refusals(404))
+@router.post("/mistakes", responses=refusals(404, 409))
 def check_mistake(body: MistakeAnswer, session: SessionDep) -> dict[str, Any]:
     """An answer to one of those exercises, checked against the exact values of its game's review."""
     return reviews.check_mistake(session, body.game, body.step, body.decision)
