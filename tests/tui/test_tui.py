@@ -186,6 +186,32 @@ def test_solo_ten_turns_played_with_keys() -> None:
     asyncio.run(run())
 
 
+def test_r_on_the_result_shows_the_games_review_in_80_by_24() -> None:
+    """The review of the game just played, the same object as ``hotdice review``: its chart fits the terminal."""
+    from hotdice.analysis.coach import measure_now
+    from hotdice.analysis.game_review import game_review
+    from hotdice.tui.screens.review import ReviewScreen
+
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "solo")
+            screen = await play_to_the_end(pilot)
+            assert isinstance(app.screen, GameOverScreen) and "R review" in screen_text(app)
+            await press(pilot, "r")
+            assert isinstance(app.screen, ReviewScreen)
+            text = screen_text(app)
+            assert "expected final points after each roll and decision" in text and "│" in text
+            game = screen.session.game
+            review = game_review(game, measure_now(game.root())[0])
+            assert review.measure == "points" and review.players[0].end == game.scores[0]
+            await press(pilot, "escape")
+            assert isinstance(app.screen, GameOverScreen)
+
+    asyncio.run(run())
+
+
 def test_key_a_sets_aside_the_best_and_plays_as_picking_its_dice() -> None:
     """The same seeded ten turns, each set-aside by key a instead of its dice: the same game, move for move."""
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
-from hotdice.cli import advise, front_ends, plot, records, roll, rules, simulate, solve, stats
+from hotdice.cli import advise, front_ends, plot, records, review, roll, rules, simulate, solve, stats
 from hotdice.cli.common import LANGUAGES, BadInput, tell
 from hotdice.cli.help import language, translate_help
 from hotdice.game.rules import RulesError
@@ -28,7 +28,7 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 # In the order `hotdice --help` lists them.
-for verbs in (rules, roll, simulate, records, stats, front_ends, solve, advise, plot):
+for verbs in (rules, roll, simulate, records, review, stats, front_ends, solve, advise, plot):
     app.add_typer(verbs.app)
 
 

@@ -33,7 +33,7 @@ def language(argv: Sequence[str]) -> str:
             if command is None and not word.startswith("-"):
                 command = word
             continue
-        if command in (None, "play"):
+        if command in (None, "play", "review"):
             return lang if lang in LANGUAGES else "en"
     return "en"
 

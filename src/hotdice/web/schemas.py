@@ -114,6 +114,70 @@ class ActedOut(BaseModel):
     waiting: dict[str, Any] | None = None  # a computer step not taken: the table its Hard waits for
 
 
+class ReviewChoiceOut(BaseModel):
+    """One legal decision of a step, with the game's value for the seat if it is played, and its loss."""
+
+    decision: str = Field(description="the engine's notation: 'set aside 155, then roll', 'roll', 'bank'")
+    value: float
+    loss: float
+
+
+class ReviewStepOut(BaseModel):
+    """A roll or a decision. ``before``/``after``: the value for ``seat`` in the review's measure; ``values``:
+    every seat's value after the step (the graph)."""
+
+    seat: int
+    kind: Literal["roll", "decision"]
+    turn: int = Field(description="the game's turn, from 1, all seats together")
+    position: str = Field(description="the position the step was played from (the engine's position text)")
+    before: float
+    after: float
+    values: list[float]
+    dice: str | None = Field(description="a roll: the dice that came up")
+    luck: float | None = Field(description="a roll: value after the roll minus value of rolling (turns: saved)")
+    played: str | None
+    best: str | None
+    loss: float | None = Field(description="a decision: value of the best choice minus the played one's (>= 0)")
+    label: Literal["best", "good", "inaccuracy", "mistake", "blunder"] | None
+    choices: list[ReviewChoiceOut] = Field(description="a decision: each set-aside with its best continuation")
+
+
+class ReviewPlayerOut(BaseModel):
+    """One seat's summary: ``end - start = luck - skill_lost`` (win, points), ``start - end`` for turns."""
+
+    seat: int
+    name: str
+    start: float
+    end: float
+    luck: float = Field(description="what the player's own choices did not do: every roll, the others' choices")
+    skill_lost: float = Field(description="the sum of the player's decisions' losses")
+    accuracy: float | None = Field(description="mean of 100 * 2^(-loss / mistake threshold) over the decisions")
+    decisions: int
+    labels: dict[str, int] = Field(description="how many inaccuracies, mistakes and blunders")
+
+
+class ReviewThresholdsOut(BaseModel):
+    inaccuracy: float
+    mistake: float
+    blunder: float
+
+
+class ReviewOut(BaseModel):
+    """The review of a finished game (hotdice.analysis.game_review): the same object as ``hotdice review --json``.
+
+    ``measure``: ``win`` (chance to win; a shared win counts its share), ``points`` (expected final points) or
+    ``turns`` (expected turns for the whole race, fewer is better)."""
+
+    measure: Literal["win", "points", "turns"]
+    approximate: bool = Field(description="values from the computer's approximation (three players or more...)")
+    rules: str
+    finished: bool
+    thresholds: ReviewThresholdsOut
+    start: list[float]
+    players: list[ReviewPlayerOut]
+    steps: list[ReviewStepOut]
+
+
 _WHY = {
     400: "Bad request (a bad rules string, name, code or Content-Length): the reason says what",
     403: "Not yours: only a player of this game, the host or the creator may",
@@ -195,3 +259,11 @@ class DrillAnswer(_Body):
     dice: Annotated[int, Field(ge=1, le=6)]
     hot_dice: bool = False
     answer: Annotated[str, Field(max_length=10)]
+
+
+class MistakeAnswer(_Body):
+    """Learn from your mistakes: the decision chosen at step ``step`` of game ``game``'s review."""
+
+    game: Annotated[str, Field(pattern=f"^{GAME_ID.pattern}$")]
+    step: Annotated[int, Field(ge=0, le=100_000)]
+    decision: Annotated[str, Field(max_length=40)]

@@ -155,6 +155,7 @@ class GameOverScreen(HotDiceModal):
         Binding("enter", "again", show=False),
         Binding("escape", "menu", show=False),
         Binding("q", "menu", show=False),
+        Binding("r", "review", show=False),
     ]
 
     def __init__(self, session: Session, note: str) -> None:
@@ -200,6 +201,11 @@ class GameOverScreen(HotDiceModal):
 
     def action_again(self) -> None:
         self.hotdice.play_again(self.session)
+
+    def action_review(self) -> None:
+        from hotdice.tui.screens.review import ReviewScreen
+
+        self.app.push_screen(ReviewScreen(self.session))
 
     def action_menu(self) -> None:
         self.hotdice.back_to_menu()

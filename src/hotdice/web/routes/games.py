@@ -20,8 +20,8 @@ from hotdice.play.hint import Hint
 from hotdice.web.deps import HubDep, PlayerDep, PlayerIdDep, SessionDep, VisitorDep
 from hotdice.web.errors import ENGLISH
 from hotdice.web.hub import Hub
-from hotdice.web.schemas import EDGE, ActedOut, GameId, IntentIn, Made, NewGame, Since, StepIn, refusals
-from hotdice.web.services import games, records
+from hotdice.web.schemas import EDGE, ActedOut, GameId, IntentIn, Made, NewGame, ReviewOut, Since, StepIn, refusals
+from hotdice.web.services import games, records, reviews
 from hotdice.web.services.games import Acted, Intent, Notice, WebView
 
 router = APIRouter(prefix="/api/games", tags=["games"], responses=EDGE)
@@ -107,3 +107,10 @@ def record(game_id: GameId, session: SessionDep) -> dict[str, Any]:
     """The record of a finished game; its dice key only once it no longer gives anything away."""
     found: Record = records.public_record(session, game_id)
     return found.to_json()
+
+
+@router.get("/{game_id}/review", response_model=ReviewOut, responses=refusals(404, 409))
+def review(game_id: GameId, session: SessionDep) -> Response:
+    """The game's review once it is over (a daily's or a challenge's attempt: once that attempt is over): every
+    roll and decision of every seat weighed exactly; 409 before, or while its table is being solved."""
+    return Response(reviews.review_json(session, game_id), media_type="application/json")

@@ -80,6 +80,13 @@ def play(request: Request, game_id: str, t: TranslatorDep, session: SessionDep, 
     return render(request, t, "table.html", view=view, live=loaded.row.table_code is not None)
 
 
+@router.get("/review/{game_id}", response_class=HTMLResponse)
+def review_page(request: Request, game_id: str, t: TranslatorDep, session: SessionDep) -> HTMLResponse:
+    """A finished game's review: the page draws what GET /api/games/{id}/review answers (and says why it cannot)."""
+    games.find(session, game_id)  # no such game: the error page
+    return render(request, t, "review.html", game_id=game_id)
+
+
 @router.get("/daily", response_class=HTMLResponse)
 def daily_page(
     request: Request, t: TranslatorDep, session: SessionDep, settings: SettingsDep, visitor: VisitorDep

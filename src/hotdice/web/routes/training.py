@@ -6,8 +6,9 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from hotdice.web.schemas import EDGE, DrillAnswer, QuestionAnswer, RulesQuery
-from hotdice.web.services import training
+from hotdice.web.deps import SessionDep, VisitorDep
+from hotdice.web.schemas import EDGE, DrillAnswer, MistakeAnswer, QuestionAnswer, RulesQuery, refusals
+from hotdice.web.services import reviews, training
 
 router = APIRouter(prefix="/api/training", tags=["training"], responses=EDGE)
 
@@ -35,3 +36,16 @@ def check_drill(body: DrillAnswer) -> dict[str, Any]:
 @router.get("/first-turn")
 def first_turn(rules: RulesQuery = "farkle") -> dict[str, Any]:
     return training.first_turn(rules)
+
+
+@router.get("/mistakes")
+def mistakes(session: SessionDep, visitor: VisitorDep) -> list[dict[str, Any]]:
+    """Learn from your mistakes: the mistakes and blunders of this device's player in their last finished games, each
+    a position to play again (its choices without their values until answered). Never recorded."""
+    return reviews.mistakes(session, None if visitor is None else visitor.id)
+
+
+@router.post("/mistakes", responses=refusals(404, 409))
+def check_mistake(body: MistakeAnswer, session: SessionDep) -> dict[str, Any]:
+    """An answer to one of those exercises, checked against the exact values of its game's review."""
+    return reviews.check_mistake(session, body.game, body.step, body.decision)

@@ -283,6 +283,8 @@
     }
     // The record, to check with `hotdice verify` (its dice key is in it once revealed).
     buttons.push(`<a class="button" id="record" href="/api/games/${encodeURIComponent(view.id)}/record" download="hotdice-${escapeHTML(view.id)}.json">${escapeHTML(t("over.record"))}</a>`);
+    // Every roll and decision weighed exactly, on a page of its own (hotdice.analysis.game_review).
+    buttons.push(`<a class="button" id="review" href="/review/${encodeURIComponent(view.id)}">${escapeHTML(t("over.review"))}</a>`);
     buttons.push(`<a class="button" href="/">${escapeHTML(t("over.home"))}</a>`);
     $("over-extra").textContent = extra;
     $("over-buttons").innerHTML = buttons.join("");
