@@ -40,7 +40,8 @@ from hotdice.play.modes import Setup, race, solo, together, versus
 from hotdice.play.players import make_player
 from hotdice.play.players.base import Player
 
-__all__ = ["BANK_ACTION", "MODES", "ROLL_ACTION", "Table", "action_count", "observation_fields", "set_aside_action"]
+__all__ = ["BANK_ACTION", "MODES", "ROLL_ACTION", "Table", "action_count", "legal", "mask", "observation_fields",
+           "observe", "set_aside_action", "sorted_roll"]
 
 ROLL_ACTION = 0
 BANK_ACTION = 1
@@ -69,6 +70,49 @@ def set_aside_action(roll: Sequence[int], set_aside: SetAside) -> int:
             wanted.remove(face)
             mask |= 1 << i
     return 1 + mask
+
+
+def sorted_roll(game: Game) -> tuple[int, ...]:
+    """The roll on the table, faces ascending: the positions the set-aside actions' bits name."""
+    return tuple(sorted(game.roll)) if game.phase is Phase.SET_ASIDE and game.roll is not None else ()
+
+
+def legal(game: Game) -> dict[int, Action]:
+    """The engine's legal actions by their index."""
+    roll = sorted_roll(game)
+    out: dict[int, Action] = {}
+    for action in game.legal_actions():
+        if action is ROLL:
+            out[ROLL_ACTION] = action
+        elif action is BANK:
+            out[BANK_ACTION] = action
+        else:
+            assert isinstance(action, SetAside)
+            out[set_aside_action(roll, action)] = action
+    return out
+
+
+def mask(game: Game, actions: int) -> npt.NDArray[np.int8]:
+    out = np.zeros(actions, dtype=np.int8)
+    out[list(legal(game))] = 1
+    return out
+
+
+def observe(game: Game, seat: int) -> npt.NDArray[np.int64]:
+    """The observation vector of ``seat`` (the fields of :func:`observation_fields`)."""
+    n = len(game.players)
+    order = [(seat + k) % n for k in range(n)]
+    values: list[int] = []
+    for column in (game.scores, game.entered, game.farkles_in_row, game.turns_played):
+        values += [int(column[s]) for s in order]
+    to_act = game.to_act
+    roll = sorted_roll(game)
+    turns_left = -1 if game.turn_limit is None else game.turn_limit - game.turns_played[seat]
+    phase = {Phase.SET_ASIDE: 1, Phase.OVER: 2}.get(game.phase, 0)
+    values += [(to_act - seat) % n if isinstance(to_act, int) else -1, game.turn_total, game.dice_in_hand, phase,
+               int(game.hot_dice), int(game.must_validate), int(game.last_round_by is not None), turns_left]
+    values += [*roll, *[0] * (game.rules.dice - len(roll))]
+    return np.array(values, dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -125,43 +169,16 @@ class Table:
     # -- what a program sees -------------------------------------------------------------------
 
     def sorted_roll(self) -> tuple[int, ...]:
-        game = self.game
-        return tuple(sorted(game.roll)) if game.phase is Phase.SET_ASIDE and game.roll is not None else ()
+        return sorted_roll(self.game)
 
     def legal(self) -> dict[int, Action]:
-        """The engine's legal actions by their index."""
-        roll = self.sorted_roll()
-        out: dict[int, Action] = {}
-        for action in self.game.legal_actions():
-            if action is ROLL:
-                out[ROLL_ACTION] = action
-            elif action is BANK:
-                out[BANK_ACTION] = action
-            else:
-                assert isinstance(action, SetAside)
-                out[set_aside_action(roll, action)] = action
-        return out
+        return legal(self.game)
 
     def mask(self) -> npt.NDArray[np.int8]:
-        out = np.zeros(self.actions, dtype=np.int8)
-        out[list(self.legal())] = 1
-        return out
+        return mask(self.game, self.actions)
 
     def observe(self, seat: int) -> npt.NDArray[np.int64]:
-        game = self.game
-        n = self.players
-        order = [(seat + k) % n for k in range(n)]
-        values: list[int] = []
-        for column in (game.scores, game.entered, game.farkles_in_row, game.turns_played):
-            values += [int(column[s]) for s in order]
-        to_act = game.to_act
-        roll = self.sorted_roll()
-        turns_left = -1 if game.turn_limit is None else game.turn_limit - game.turns_played[seat]
-        phase = {Phase.SET_ASIDE: 1, Phase.OVER: 2}.get(game.phase, 0)
-        values += [(to_act - seat) % n if isinstance(to_act, int) else -1, game.turn_total, game.dice_in_hand, phase,
-                   int(game.hot_dice), int(game.must_validate), int(game.last_round_by is not None), turns_left]
-        values += [*roll, *[0] * (self.rules.dice - len(roll))]
-        return np.array(values, dtype=np.int64)
+        return observe(self.game, seat)
 
     def render(self) -> str:
         """The position line of the engine (:meth:`hotdice.game.engine.Game.position`): notation, not prose."""
@@ -206,7 +223,7 @@ class Table:
             status = SOLVER.request(kind, game.rules)
             if not status.ready:
                 return Oracle(measure, None, exact, status.json())
-        roll = self.sorted_roll()
+        roll = sorted_roll(game)
         values: dict[int, float] = {}
         for choice in advise(game, measure).choices:
             if choice.set_aside is not None:

@@ -90,6 +90,10 @@ class SetAside(tuple[int, ...]):
     def __new__(cls, *dice: int) -> SetAside:
         return super().__new__(cls, sorted(dice))
 
+    def __getnewargs__(self) -> tuple[int, ...]:
+        """The faces, one argument each: a copied or unpickled set-aside is the same dice (not one tuple)."""
+        return tuple(self)
+
     @classmethod
     def parse(cls, text: str | Iterable[int | str], max_dice: int = 6) -> SetAside:
         return cls(*parse_dice(text, max_dice))
