@@ -8,7 +8,6 @@ import hashlib
 import importlib.util
 import json
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,23 +21,12 @@ from hotdice.store.web_models import WebBotToken, WebPlayer
 from hotdice.web import Settings, create_app
 from hotdice.web.routes import bots as bot_routes
 from hotdice.web.settings import Rate
+from tests.web.test_web_api import alice, app
 from tests.web_servers import server_env, start_server
 from tests.web_support import next_intent
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def app(tmp_path: Path, database_url: str) -> Iterator[FastAPI]:
-    web = create_app(Settings(data_dir=tmp_path, database_url=database_url).unlimited())
-    yield web
-    web.state.db.close()
-
-
-@pytest.fixture
-def alice(app: FastAPI) -> Iterator[TestClient]:
-    with TestClient(app) as client:
-        yield client
+__all__ = ["alice", "app"]  # the API tests' fixtures: the app on a fresh database, and a first device
 
 
 def bot_client(app: FastAPI, token: str) -> TestClient:
