@@ -113,3 +113,13 @@ def test_the_observation_is_documented_field_by_field() -> None:
     named = dict(zip(fields, obs.tolist(), strict=True))
     assert named["to_act"] == 2 and named["dice_in_hand"] == 6 and named["turns_left"] == -1  # player_0 acts
     assert not env.observe("player_1")["action_mask"].any() and env.observe("player_0")["action_mask"][ROLL_ACTION]
+
+
+def test_the_default_install_needs_no_environment_package() -> None:
+    """The front ends and the library import without gymnasium, pettingzoo or pyspiel (the [env] extra)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import hotdice.cli, hotdice.web.app, hotdice.tui.app, hotdice.play.players.skilled; "
+            "assert not {'gymnasium', 'pettingzoo', 'pyspiel'} & set(sys.modules), sorted(sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False).returncode == 0
