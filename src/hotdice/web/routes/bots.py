@@ -54,7 +54,12 @@ def revoke_token(token_id: GameId, player: PlayerDep, session: SessionDep) -> Re
     return Response(status_code=204)
 
 
-@router.get("/bot/games/{game_id}/stream", response_class=StreamingResponse, responses=refusals(401, 403, 404))
+_NDJSON = {200: {"description": "One JSON object a line: the game's views and keep-alives",
+                 "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}}
+
+
+@router.get("/bot/games/{game_id}/stream", response_class=StreamingResponse,
+            responses={**_NDJSON, **refusals(401, 403, 404)})
 async def stream(game_id: GameId, request: Request, db: DatabaseDep, hub: HubDep) -> StreamingResponse:
     """NDJSON: ``{"type": "game", "view": ...}`` (the typed view, the bot's seats in ``you``) now and after every
     change, ``{"type": "keep-alive"}`` after each quiet stretch; it ends with the view of the game over."""
