@@ -331,7 +331,8 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy of the game as it stands, history and events included: cheap, no replay."""
-        twin = copy.copy(self)
+        twin = object.__new__(type(self))  # as copy.copy, without the pickling path (__getstate__)
+        twin.__dict__.update(self.__dict__)
         twin.events = list(self.events)
         twin.history = list(self.history)
         twin.set_asides = list(self.set_asides)

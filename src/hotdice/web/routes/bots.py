@@ -54,8 +54,10 @@ def revoke_token(token_id: GameId, player: PlayerDep, session: SessionDep) -> Re
     return Response(status_code=204)
 
 
-_NDJSON = {200: {"description": "One JSON object a line: the game's views and keep-alives",
-                 "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}}
+_NDJSON: dict[int | str, dict[str, Any]] = {
+    200: {"description": "One JSON object a line: the game's views and keep-alives",
+          "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
+}
 
 
 @router.get("/bot/games/{game_id}/stream", response_class=StreamingResponse,
