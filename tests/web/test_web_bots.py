@@ -84,6 +84,7 @@ def test_a_bot_is_seated_and_marked_at_the_table_and_in_the_game(app: FastAPI, a
     assert joined.status_code == 200, joined.text
     assert [(s["name"], s["bot"], s["you"]) for s in joined.json()["seats"]] == [("", False, False),
                                                                                  ("Robo", True, True)]
+    assert '<span class="badge">bot</span>' in alice.get(f"/t/{code}").text  # the lobby marks it
     game_id = alice.post(f"/api/tables/{code}/start").json()["game"]
     view = robo.get(f"/api/games/{game_id}").json()
     assert [s["bot"] for s in view["seats"]] == [False, True] and view["you"] == [1]
