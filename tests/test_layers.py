@@ -1,6 +1,6 @@
 """The import layers hold (pyproject.toml's [tool.importlinter]): imports go one way, down
-cli -> tui | web -> store | sim | i18n -> play -> analysis -> game, and no package's modules import each other in a
-cycle. The contract is checked by import-linter on the real tree, and shown to fail on a back-edge."""
+cli -> tui | web | env -> store | sim | i18n -> play -> analysis -> game, and no package's modules import each
+other in a cycle. The contract is checked by import-linter on the real tree, and shown to fail on a back-edge."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ["cli", "tui | web", "store | sim | i18n", "play", "analysis", "game"]
+LAYERS = ["cli", "tui | web | env", "store | sim | i18n", "play", "analysis", "game"]
 
 
 def lint(root: Path) -> subprocess.CompletedProcess[str]:

@@ -520,3 +520,16 @@ def test_undone_takes_back_a_set_aside_with_its_roll_then_the_dice() -> None:
     g = g.undone()
     assert g.phase is Phase.SET_ASIDE and g.roll == (1, 5, 5, 2, 3, 4) and g.turn_total == 0
     assert [str(s) for s in g.undone().history] == ["roll"]
+
+
+def test_a_pickled_game_plays_on_without_carrying_its_scoring_tables() -> None:
+    import pickle
+
+    from hotdice.game.dice import SeededDice
+
+    game = Game(Rules.parse("farkle"), ("a", "b"))
+    game.play("roll", SeededDice(b"pickle"))
+    text = pickle.dumps(game)
+    again = pickle.loads(text)
+    assert len(text) < 10_000 and again.position() == game.position()
+    assert again.legal_actions() == game.legal_actions()

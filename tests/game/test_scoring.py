@@ -296,3 +296,11 @@ def test_a_partition_is_combinations_of_the_dice_adding_up_to_their_points(r: Ru
         parts = s.partition(top.set_aside)
         assert sorted(d for c in parts for d in c.dice) == list(top.set_aside)
         assert sum(c.points for c in parts) == top.points and all(c in s.combinations for c in parts)
+
+
+def test_a_set_aside_survives_pickling_and_copies() -> None:
+    import copy
+    import pickle
+
+    kept = SetAside(1, 5, 5)
+    assert pickle.loads(pickle.dumps(kept)) == kept == copy.deepcopy(kept)

@@ -14,7 +14,7 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import create_engine, insert, inspect, select
+from sqlalchemy import column, create_engine, insert, inspect, select, table
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import NullPool
 
@@ -116,7 +116,9 @@ def test_default_names_stored_in_a_language_become_no_name(database_url: str) ->
         at = datetime(2026, 11, 30, tzinfo=UTC)
         rows = [{"id": f"p{k}", "token_hash": f"{k:064x}", "name": name, "rules": "farkle", "created_at": at}
                 for k, name in enumerate(("Player", "Joueur", "Léa", "Players"))]
-        connection.execute(insert(WebPlayer.__table__), rows)
+        players_0003 = table("web_players", *(column(name) for name in ("id", "token_hash", "name", "rules",
+                                                                        "created_at")))
+        connection.execute(insert(players_0003), rows)
     engine.dispose()
     upgrade(database_url)
     engine = _migration_engine(database_url)

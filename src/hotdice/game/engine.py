@@ -325,9 +325,21 @@ class Game:
         self.start_position: str | None = None  # the position the game was set up from (None: its beginning)
         self._event(EventKind.TURN)
 
+    def __getstate__(self) -> dict[str, object]:
+        """A pickled game (a saved state, an OpenSpiel state) carries its rules, not the scoring tables they
+        build (a megabyte), which :meth:`__setstate__` finds again."""
+        state = dict(self.__dict__)
+        del state["_scorer"]
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._scorer = scorer(self.rules)
+
     def clone(self) -> Game:
         """An independent copy of the game as it stands, history and events included: cheap, no replay."""
-        twin = copy.copy(self)
+        twin = object.__new__(type(self))  # as copy.copy, without the pickling path (__getstate__)
+        twin.__dict__.update(self.__dict__)
         twin.events = list(self.events)
         twin.history = list(self.history)
         twin.set_asides = list(self.set_asides)

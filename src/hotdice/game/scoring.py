@@ -95,6 +95,10 @@ class SetAside(tuple[int, ...]):
             raise DiceError(Refusal(Code.NOT_A_ROLL, {"roll": dice, "dice": 6}))  # a face given as text
         return super().__new__(cls, sorted(dice))
 
+    def __getnewargs__(self) -> tuple[int, ...]:
+        """The faces, one argument each: a copied or unpickled set-aside is the same dice (not one tuple)."""
+        return tuple(self)
+
     @classmethod
     def parse(cls, text: str | Iterable[int | str], max_dice: int = 6) -> SetAside:
         return cls(*parse_dice(text, max_dice))

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import Date, DateTime, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import Date, DateTime, ForeignKey, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from hotdice.store.models import NAME_LENGTH, Base, _now
 
-__all__ = ["WebChallenge", "WebDailyPar", "WebGame", "WebPlayer", "WebSecret", "WebTable", "WebTableSeat"]
+__all__ = [
+    "WebBotToken", "WebChallenge", "WebDailyPar", "WebGame", "WebPlayer", "WebSecret", "WebTable", "WebTableSeat",
+]
 
 ID_LENGTH = 32  # ids are random: 16 bytes in hex, or shorter url-safe tokens
 
@@ -32,6 +34,22 @@ class WebPlayer(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # SHA-256 of the cookie's token
     name: Mapped[str] = mapped_column(String(NAME_LENGTH))
     rules: Mapped[str] = mapped_column(Text, default="farkle")  # the house rules of their own games
+    # A program playing through a bot token (WebBotToken): its token's hash is its token_hash.
+    bot: Mapped[bool] = mapped_column(default=False, server_default=false())
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class WebBotToken(Base):
+    """A bot token a player made: the bot it plays as (a player of its own, ``bot`` set), shown once; revoking it
+    gives that bot a new random token hash, so the token no longer names anyone."""
+
+    __tablename__ = "web_bot_tokens"
+
+    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    owner_id: Mapped[str] = mapped_column(ForeignKey("web_players.id"), index=True)
+    bot_id: Mapped[str] = mapped_column(ForeignKey("web_players.id"))
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    revoked: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 

@@ -21,6 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from hotdice.i18n import LANGUAGES, catalog
 from hotdice.web.asgi import device_cookie, raw_device_cookie
 from hotdice.web.assets import Assets
+from hotdice.web.bots import BotTokens
 from hotdice.web.clock import CLOCK
 from hotdice.web.db import Database
 from hotdice.web.errors import WebError
@@ -150,6 +151,7 @@ def create_app(settings: Settings | None = None, *, freeze_at_start: bool = Fals
     app.add_middleware(SizeLimits, max_body=settings.max_body)
     app.add_middleware(SameOrigin)  # before the body is read or a cookie given
     app.add_middleware(RateLimits, settings=settings, buckets=buckets)  # counted before anything else
+    app.add_middleware(BotTokens)  # a bot's token is its device, for the rate limits too
     docs = bytes(get_swagger_ui_html(openapi_url="/api/openapi.json", title="hotdice - Swagger UI").body)
     app.add_middleware(SecurityHeaders, docs_policy=docs_policy(docs))  # on every answer, 429s too
     app.add_middleware(WebSocketLimits, cap=settings.websockets_per_address)  # the open ones, rate-limited or not

@@ -8,7 +8,7 @@ from starlette.types import Message, Receive, Scope
 
 from hotdice.web.services import players
 
-__all__ = ["body_again", "device_cookie", "header", "raw_device_cookie"]
+__all__ = ["act_as", "body_again", "device_cookie", "header", "raw_device_cookie"]
 
 _DEVICE = "device_cookie"  # where device_cookie keeps the request's token in its state
 
@@ -37,6 +37,12 @@ def device_cookie(scope: Scope) -> str | None:
         state[_DEVICE] = devices.token(raw_device_cookie(scope))
     found: str | None = state[_DEVICE]
     return found
+
+
+def act_as(scope: Scope, token: str) -> None:
+    """The request comes from the device ``token`` (a bot's token, checked): every later reader takes it as the
+    request's device, as it would a signed cookie's."""
+    scope.setdefault("state", {})[_DEVICE] = token
 
 
 def body_again(body: bytes, receive: Receive) -> Receive:

@@ -180,7 +180,8 @@ class ReviewOut(BaseModel):
 
 _WHY = {
     400: "Bad request (a bad rules string, name, code or Content-Length): the reason says what",
-    403: "Not yours: only a player of this game, the host or the creator may",
+    401: "A bot token (Authorization: Bearer) that names no bot: never made here, or revoked",
+    403: "Not yours: only a player of this game, the host or the creator may; or not for bots (the daily, challenges)",
     404: "No such game, challenge or table",
     409: "Well-formed, but not now: an illegal move, a stale action number, a closed challenge, a full table",
     413: "The body is over the server's cap",
@@ -245,6 +246,23 @@ class NewTable(_Body):
 
 class JoinTable(_Body):
     name: Name | None = None
+
+
+class BotTokenIn(_Body):
+    name: Name  # the bot's name at the table
+
+
+class BotToken(BaseModel):
+    """A bot token a player made (never the token itself, which was shown once)."""
+
+    id: str  # for DELETE /api/me/bot-tokens/{id}
+    name: str
+    revoked: bool
+    created_at: str
+
+
+class BotTokenMade(BotToken):
+    token: str  # shown once: send it as "Authorization: Bearer <token>"
 
 
 class QuestionAnswer(_Body):

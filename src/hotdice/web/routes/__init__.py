@@ -3,10 +3,23 @@ what makes it a site (manifest, service worker, offline page)."""
 
 from fastapi import APIRouter
 
-from hotdice.web.routes import challenges, daily, games, health, live, pages, players, site, stats, tables, training
+from hotdice.web.routes import (
+    bots,
+    challenges,
+    daily,
+    games,
+    health,
+    live,
+    pages,
+    players,
+    site,
+    stats,
+    tables,
+    training,
+)
 
 __all__ = ["router"]
 
 router = APIRouter()
-for module in (pages, players, games, daily, challenges, tables, stats, training, site, live, health):
+for module in (pages, players, games, daily, challenges, tables, bots, stats, training, site, live, health):
     router.include_router(module.router)

@@ -28,21 +28,23 @@ GONE = 4404  # close code: no such game or table
 
 @router.websocket("/ws/games/{game_id}")
 async def game_updates(websocket: WebSocket, game_id: str, db: DatabaseDep, hub: HubDep) -> None:
-    def feed() -> Feed:
+    await _serve(websocket, hub, lambda: game_feed(db, game_id))
+
+
+def game_feed(db: Database, game_id: str) -> Feed:
+    """What follows a game (blocking: run in a worker thread): its live updates, its view, its action number."""
+    with db.session() as session:
+        found = games.find(session, game_id).id
+
+    def state() -> dict[str, Any]:
         with db.session() as session:
-            found = games.find(session, game_id).id
+            return {"type": "game", "view": games.show(session, found, None)}
 
-        def state() -> dict[str, Any]:
-            with db.session() as session:
-                return {"type": "game", "view": games.show(session, found, None)}
+    def version() -> Hashable:
+        with db.session() as session:
+            return games.find(session, found).action
 
-        def version() -> Hashable:
-            with db.session() as session:
-                return games.find(session, found).action
-
-        return Feed(f"game:{found}", state, version, carried=_action_number)
-
-    await _serve(websocket, hub, feed)
+    return Feed(f"game:{found}", state, version, carried=_action_number)
 
 
 def _action_number(message: dict[str, Any]) -> int:

@@ -149,12 +149,14 @@ class Loaded:
 
 @dataclass(frozen=True, slots=True)
 class WebSeat:
-    """What the web adds to a seat: the level of the computer playing it (None: a person), whether its Hard
-    holds its move until its table is ready, and its default name if nobody chose one."""
+    """What the web adds to a seat: the level of the computer playing it (None: a person or a bot), whether its
+    Hard holds its move until its table is ready, its default name if nobody chose one, and whether a program
+    plays it through a bot token."""
 
     computer: str | None
     wait: bool
     default: dict[str, Any] | None  # a name nobody chose (hotdice.play.names.DefaultName): the page words it
+    bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -667,7 +669,7 @@ def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
         rules_shown=shown_rules(game.rules),
         you=tuple(loaded.seats_of(viewer_id)),
         seats=tuple(WebSeat(s.get("level") if s["kind"] == "computer" else None, s.get("wait", False),
-                            default_name(s)) for s in loaded.seats),
+                            default_name(s), s.get("bot", False)) for s in loaded.seats),
         hints=row.mode in HINT_MODES,
         roll_off=loaded.extra.get("roll_off"),
         day=None if row.day is None else row.day.isoformat(),

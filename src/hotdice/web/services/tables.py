@@ -21,6 +21,7 @@ from hotdice.play.names import DefaultName, read_as
 from hotdice.store.web_models import WebPlayer, WebTable, WebTableSeat
 from hotdice.web.db import hold
 from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound
+from hotdice.web.services.bots import bot_ids
 from hotdice.web.services.games import ONLINE, human_seat, new_game_row
 from hotdice.web.services.players import clean_name
 
@@ -119,8 +120,10 @@ def start(session: Session, code: str, player: WebPlayer) -> WebTable:
     defaults = [None if s.name else DefaultName("player", s.seat + 1) for s in seats]
     names = [s.name if d is None else d.english() for s, d in zip(seats, defaults, strict=True)]
     setup = together(Rules.parse(table.rules), names, hold_roll_off=table.roll_off)
-    row = new_game_row(setup, host, [human_seat(s.player_id, d) for s, d in zip(seats, defaults, strict=True)],
-                       mode=ONLINE, table_code=table.code)
+    robots = bot_ids(session, [s.player_id for s in seats])
+    played = [human_seat(s.player_id, d) | ({"bot": True} if s.player_id in robots else {})
+              for s, d in zip(seats, defaults, strict=True)]
+    row = new_game_row(setup, host, played, mode=ONLINE, table_code=table.code)
     session.add(row)
     session.flush()
     table.game_id = row.id
@@ -138,6 +141,7 @@ def state(session: Session, code: str, viewer: WebPlayer | None) -> dict[str, An
     table = find(session, code)
     seats = _seats(session, table.code)
     viewer_id = None if viewer is None else viewer.id
+    robots = bot_ids(session, [s.player_id for s in seats])
     return {
         "code": table.code,
         "rules": table.rules,
@@ -145,7 +149,7 @@ def state(session: Session, code: str, viewer: WebPlayer | None) -> dict[str, An
         "host": next((s.name for s in seats if s.player_id == table.host_id), ""),  # "": no name chosen
         "you_host": table.host_id == viewer_id,
         "seated": any(s.player_id == viewer_id for s in seats),
-        "seats": [{"name": s.name, "you": s.player_id == viewer_id} for s in seats],
+        "seats": [{"name": s.name, "you": s.player_id == viewer_id, "bot": s.player_id in robots} for s in seats],
         "game": table.game_id,
         "full": len(seats) >= MAX_PLAYERS,
     }

@@ -12,7 +12,7 @@
       return;
     }
     document.getElementById("seats").innerHTML = state.seats
-      .map((s) => `<li>${escapeHTML(seatName(s.name, s.name ? null : { code: "player" }))}${s.you ? ` <span class="badge">${escapeHTML(t("board.you"))}</span>` : ""}</li>`)
+      .map((s) => `<li>${escapeHTML(seatName(s.name, s.name ? null : { code: "player" }))}${s.you ? ` <span class="badge">${escapeHTML(t("board.you"))}</span>` : ""}${s.bot ? ` <span class="badge">${escapeHTML(t("board.bot"))}</span>` : ""}</li>`)
       .join("");
     document.getElementById("seat-count").textContent = `${state.seats.length}/8`;
     const startButton = document.getElementById("start");

@@ -56,6 +56,7 @@
       if (view.outcome === null && i === view.current) meta.push(`<span class="tag turn">${escapeHTML(t("table.playing"))}</span>`);
       if (view.seats[i].computer) meta.push(`<span class="tag">${escapeHTML(t("level." + view.seats[i].computer))}</span>`);
       else if (you.includes(i) && you.length < view.players.length && view.players.length > 1) meta.push(`<span class="tag">${escapeHTML(t("board.you"))}</span>`);
+      if (view.seats[i].bot) meta.push(`<span class="tag">${escapeHTML(t("board.bot"))}</span>`);
       const text = (words) => `<span>${escapeHTML(words)}</span>`;
       if (view.turn_limit && view.outcome === null && i === view.current) meta.push(text(t("table.turns_of", { turns: view.round, limit: view.turn_limit })));
       else if (view.turn_limit) meta.push(text(t("table.turns_played_of", { turns: p.turns, limit: view.turn_limit })));
