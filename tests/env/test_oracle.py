@@ -17,10 +17,10 @@ import gymnasium
 import pytest
 
 import hotdice.env  # noqa: F401 (registers the Gymnasium environments)
-from hotdice.analysis.coach import position
 from hotdice.env import farkle_v0
 from hotdice.env.table import BANK_ACTION, ROLL_ACTION, Table
 from hotdice.game.engine import ROLL, Game
+from hotdice.game.position import position
 from hotdice.game.rules import Rules
 from hotdice.play.modes import ten_turn_rules
 
