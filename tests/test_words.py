@@ -38,7 +38,7 @@ def _api_field(module: str, tree: ast.Module, name: str, node: ast.AST) -> bool:
     if module.startswith("hotdice/web/routes/"):
         return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "body"
     if module == "hotdice/web/services/games.py":
-        intent = next(c for c in tree.body if isinstance(c, ast.ClassDef) and c.name == "Intent")
+        intent = next(c for c in tree.body if isinstance(c, ast.ClassDef) and c.name == "ActRequest")
         return intent.lineno <= getattr(node, "lineno", 0) <= (intent.end_lineno or 0)
     return False
 
@@ -63,7 +63,7 @@ def test_an_old_word_is_found(tmp_path: Path) -> None:
     engine = tmp_path / "hotdice" / "game" / "engine.py"
     engine.write_text(engine.read_text() + "\n\ndef dice_to_roll(game: Game) -> int:\n    return game.dice_in_hand\n")
     games = tmp_path / "hotdice" / "web" / "services" / "games.py"
-    games.write_text(games.read_text() + "\n\ndef first(intent: Intent) -> str | None:\n    keep = intent.keep\n"
+    games.write_text(games.read_text() + "\n\ndef first(intent: ActRequest) -> str | None:\n    keep = intent.keep\n"
                      "    return keep\n")
     found = old_words(tmp_path)
     assert [w.split(": ")[1] for w in found] == ["dice_to_roll", "keep", "keep", "keep"], found

@@ -26,7 +26,7 @@ from hotdice.play.players import (
     make_player,
     play_game,
 )
-from hotdice.sim.compiled import ENDINGS, GREEDY, Seat, play_compiled
+from hotdice.sim.compiled import ENDINGS, GREEDY, CompiledPlayer, play_compiled
 
 RULES = [
     "farkle",
@@ -271,7 +271,7 @@ def test_compiled_greedy_games_are_the_engine_games_on_the_same_dice(rules: str)
     games = 24
     thresholds = [[rng.choice(THRESHOLDS) for _ in range(2)] for _ in range(games)]
     seeds = [f"{rules}/2/{g}" for g in range(games)]
-    played = play_compiled(r, [[Seat(GREEDY, t) for t in row] for row in thresholds], seeds)
+    played = play_compiled(r, [[CompiledPlayer(GREEDY, t) for t in row] for row in thresholds], seeds)
     for g, seed in enumerate(seeds):
         game = Game(r, players=("x",) * 2)
         outcome = play_game(game, [GreedyPlayer(t) for t in thresholds[g]], SeededDice(seed))

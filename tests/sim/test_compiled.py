@@ -30,7 +30,7 @@ from hotdice.sim.compiled import (
     HARD,
     MEDIUM,
     NO_ROOM,
-    Seat,
+    CompiledPlayer,
     _medium_roll,
     _medium_tables,
     _turn,
@@ -115,10 +115,11 @@ def test_what_is_not_compiled_falls_back_to_the_engine(text: str, specs: list[st
 
 
 def test_the_three_farkle_penalty_is_compiled() -> None:
-    assert compiled_kinds(Rules.parse("5000,three_farkles=1000"), ["hard", "medium"]) == [Seat(HARD), Seat(MEDIUM)]
+    assert compiled_kinds(Rules.parse("5000,three_farkles=1000"), ["hard", "medium"]) == [
+        CompiledPlayer(HARD), CompiledPlayer(MEDIUM)]
     # Hard plays a penalty game too long to solve as the coach does: by expected points, as Medium.
     assert compiled_kinds(Rules.parse("farkle,target=20000,three_farkles=500"), ["hard", "easy"]) == [
-        Seat(MEDIUM), Seat(EASY, EasyPlayer.bank_at, EasyPlayer.bank_with)]
+        CompiledPlayer(MEDIUM), CompiledPlayer(EASY, EasyPlayer.bank_at, EasyPlayer.bank_with)]
 
 
 def test_penalties_are_met_in_the_pinned_games() -> None:

@@ -62,7 +62,7 @@ from hotdice.web.services import daily as daily_service
 from hotdice.web.services import games as game_service
 from hotdice.web.services import records as record_service
 from hotdice.web.services.daily import PAR_LEVEL
-from hotdice.web.services.games import Intent, WebView, computer_spec
+from hotdice.web.services.games import ActRequest, WebView, computer_spec
 from hotdice.web.services.players import device_player
 from tests.analysis.test_background import fresh_rules
 from tests.reference import legal_set_asides
@@ -474,7 +474,7 @@ def test_concurrent_submissions_of_one_action_change_the_game_once(app: FastAPI,
         with db.session() as session:
             player = device_player(session, token)
             try:
-                acted = game_service.act(session, view["id"], player.id, Intent(view["n"], then="roll"))
+                acted = game_service.act(session, view["id"], player.id, ActRequest(view["n"], then="roll"))
                 session.commit()
                 results.append("applied" if acted.applied else "repeat")
             except Exception as exc:  # the loser: stale, or refused by the database lock
@@ -969,7 +969,7 @@ def test_closing_a_challenge_waits_for_the_action_it_would_end(app: FastAPI, ali
 
     with db.session() as session:
         player_id = device_player(session, token).id
-        game_service.act(session, view["id"], player_id, Intent(view["n"], then="roll"))
+        game_service.act(session, view["id"], player_id, ActRequest(view["n"], then="roll"))
         closing = threading.Thread(target=close)
         closing.start()
         assert not closed.wait(1)  # the challenge is held by the action: the close waits for it
@@ -1001,12 +1001,12 @@ def test_the_daily_ends_at_midnight_for_an_attempt_started_before(app: FastAPI, 
     with db.session() as session:
         player = device_player(session, app.state.devices.token(alice.cookies["hotdice_device"]))
         # A second before midnight the attempt goes on; at midnight the day's key is revealed: it ends there.
-        before = game_service.act(session, view["id"], player.id, Intent(view["n"], **next_intent(view)),
+        before = game_service.act(session, view["id"], player.id, ActRequest(view["n"], **next_intent(view)),
                                   now=midnight - timedelta(seconds=1))
         session.commit()
-        view = game_service.plain(before.view)
+        view = game_service.view_json(before.view)
         with pytest.raises(KeyRevealed, match="revealed at") as refused:
-            game_service.act(session, view["id"], player.id, Intent(view["n"], **next_intent(view)), now=midnight)
+            game_service.act(session, view["id"], player.id, ActRequest(view["n"], **next_intent(view)), now=midnight)
         session.rollback()
         assert refused.value.extra["game"]["ended"] == midnight.strftime("%Y-%m-%dT%H:%M:%SZ")
         assert refused.value.reason == (f"this game's dice key was revealed at {midnight:%Y-%m-%dT%H:%M:%SZ}: every "

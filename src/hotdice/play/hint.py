@@ -14,13 +14,13 @@ from typing import Literal, cast
 from hotdice.analysis.solver.background import Status
 from hotdice.game.engine import Game
 
-__all__ = ["Hint", "HintChoice", "Measure", "hint_of"]
+__all__ = ["ChoiceView", "Hint", "Measure", "hint_of"]
 
 Measure = Literal["win", "points", "turns"]  # chance to win, expected points of the turn, expected turns to go
 
 
 @dataclass(frozen=True, slots=True)
-class HintChoice:
+class ChoiceView:
     """One legal decision, valued: ``set_aside`` the faces sorted ("155"; None: no roll on the table)."""
 
     set_aside: str | None
@@ -37,7 +37,7 @@ class Hint:
     n: int
     measure: Measure
     solver: Status | None
-    choices: tuple[HintChoice, ...]
+    choices: tuple[ChoiceView, ...]
 
 
 def hint_of(game: Game) -> Hint:
@@ -51,7 +51,7 @@ def hint_of(game: Game) -> Hint:
         measure=cast(Measure, advice.measure),
         solver=None if status is None else replace(status, progress=round(status.progress, 3)),
         choices=tuple(
-            HintChoice(
+            ChoiceView(
                 None if c.set_aside is None else str(c.set_aside),
                 cast(Literal["roll", "bank"], c.then),
                 c.value,

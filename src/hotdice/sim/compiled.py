@@ -53,7 +53,7 @@ from hotdice.play.players import make_player
 from hotdice.play.players.simple import GreedyPlayer
 
 __all__ = [
-    "EASY", "ENDINGS", "GREEDY", "HARD", "MEDIUM", "CompiledGames", "Seat", "compiled_kinds", "play_compiled",
+    "EASY", "ENDINGS", "GREEDY", "HARD", "MEDIUM", "CompiledGames", "CompiledPlayer", "compiled_kinds", "play_compiled",
     "seeded_rolls",
 ]
 
@@ -292,7 +292,7 @@ class _Turn:
     ends: IntArray  # [score after a bank]: engine.wins_at_once as an index of ENDINGS, -1: the game goes on
     last_round: IntArray  # [score after a bank] 1: engine.starts_last_round
     penalty: IntArray  # [farkles in a row, score]: engine.farkle_penalty (-1: none), later counts read the last row
-    seat: IntArray  # [entered, score]: the solver's seat (model.Seats.seat_of), which Hard's arrays are keyed by
+    seat: IntArray  # [entered, score]: the solver's seat (model.SeatStates.seat_of), which Hard's arrays are keyed by
 
     @property
     def arrays(self) -> tuple[int, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]:
@@ -345,7 +345,7 @@ def _turn(rules: Rules) -> _Turn:
     return _Turn(start.dice_in_hand, start.entered[0], refused, records, room, ends, last_round, penalty, seat)
 
 
-class Seat(NamedTuple):
+class CompiledPlayer(NamedTuple):
     """One compiled player: its kind and the bank policy of greedy (bank at ``bank_at``) and Easy (bank at
     ``bank_at``, or with ``bank_with`` dice or fewer to roll), read from the players themselves."""
 
@@ -593,7 +593,7 @@ def _sweep_last_turns(seats, needs, max_total, may_bank, records, n_all, far, un
 # -- the run --------------------------------------------------------------------------------------------
 
 
-def compiled_kinds(rules: Rules, specs: Sequence[str]) -> list[Seat] | None:
+def compiled_kinds(rules: Rules, specs: Sequence[str]) -> list[CompiledPlayer] | None:
     """Each player as compiled if the game can be played compiled, else None: two players of Hard, Medium,
     Easy or greedy (the others draw from their own generators, and Hard's approximation for three or more
     players is the coach's)."""
@@ -606,14 +606,14 @@ def compiled_kinds(rules: Rules, specs: Sequence[str]) -> list[Seat] | None:
     for spec in specs:
         player = make_player(spec, random.Random(0))
         if isinstance(player, GreedyPlayer):
-            out.append(Seat(GREEDY, player.threshold))
+            out.append(CompiledPlayer(GREEDY, player.threshold))
         elif isinstance(player, skilled.EasyPlayer):
-            out.append(Seat(EASY, player.bank_at, player.bank_with))
+            out.append(CompiledPlayer(EASY, player.bank_at, player.bank_with))
         elif isinstance(player, skilled.MediumPlayer):
-            out.append(Seat(MEDIUM))
+            out.append(CompiledPlayer(MEDIUM))
         elif isinstance(player, skilled.HardPlayer):
             # coach.measure_for: without the solved table at hand Hard weighs expected points, as Medium.
-            out.append(Seat(HARD if affordable(rules) else MEDIUM))
+            out.append(CompiledPlayer(HARD if affordable(rules) else MEDIUM))
         else:
             return None
     return out
@@ -707,7 +707,7 @@ class CompiledGames:
 class _Run:
     """Every game's state as arrays, and the ways of playing them on."""
 
-    def __init__(self, rules: Rules, seats: Sequence[Sequence[Seat]], seeds: Sequence[str]) -> None:
+    def __init__(self, rules: Rules, seats: Sequence[Sequence[CompiledPlayer]], seeds: Sequence[str]) -> None:
         games = len(seeds)
         self.rules = rules
         self.kinds = np.array([[s.kind for s in row] for row in seats], dtype=np.int64).reshape(games, 2)
@@ -817,7 +817,7 @@ class _Run:
                   *sweep(keys[start : start + _CHUNK]))
 
 
-def play_compiled(rules: Rules, seats: Sequence[Sequence[Seat]], seeds: Sequence[str],
+def play_compiled(rules: Rules, seats: Sequence[Sequence[CompiledPlayer]], seeds: Sequence[str],
                   on_games: Callable[[int], None] | None = None) -> CompiledGames:
     """Play one two-player game per seed (``SeededDice(seed)``); ``seats[g]`` holds the players of game
     ``g``'s seats (see :func:`compiled_kinds`). ``on_games(k)``: k more games are over."""

@@ -24,7 +24,7 @@ from hotdice.game.told import Told
 from hotdice.play.players import PlayerSpecError, make_player, play_game
 
 if TYPE_CHECKING:
-    from hotdice.sim.compiled import Seat
+    from hotdice.sim.compiled import CompiledPlayer
 
 __all__ = ["Z95", "PlayerResult", "Simulation", "SimulationError", "simulate", "wilson_interval"]
 
@@ -173,7 +173,7 @@ def simulate(
     return Simulation(rules, seed, games, results, tuple(seat_wins), dict(endings))
 
 
-def _simulate_compiled(rules: Rules, specs: Sequence[str], kinds: Sequence[Seat], games: int, seed: str,
+def _simulate_compiled(rules: Rules, specs: Sequence[str], kinds: Sequence[CompiledPlayer], games: int, seed: str,
                        on_game: Callable[[], None] | None) -> Simulation:
     """The same games as the loop of :func:`simulate`, played by :mod:`hotdice.sim.compiled`: the same
     dice and the same choices, so the same report, many times faster."""

@@ -127,7 +127,7 @@ class HotRoutes:
         def shown(session: Session) -> Response:
             visitor = None if known is not None else players.find(session, token)
             viewer = known if visitor is None else visitor.id
-            return game_routes.answer_json(games.show(session, game_id, viewer))
+            return game_routes.answer_json(games.view_by_id(session, game_id, viewer))
 
         response: Response
         async with db.admission:  # as the session dependency: wait on the event loop, not in a thread

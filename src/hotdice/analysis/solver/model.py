@@ -29,7 +29,7 @@ from hotdice.game.engine import after_set_aside, bank_records, bank_refusal, off
 from hotdice.game.rules import UNIT, End, HotDice, Rules
 from hotdice.game.scoring import scorer
 
-__all__ = ["UNIT", "BandTable", "RollTable", "Seats", "band_table", "beyond", "roll_table", "seats"]
+__all__ = ["UNIT", "BandTable", "RollTable", "SeatStates", "band_table", "beyond", "roll_table", "seats"]
 
 # Under end=last-round, a bank far past the target still matters (the opponent's last turn must beat it):
 # turn totals are followed this far past the target (5000 points), and banked there.
@@ -248,8 +248,9 @@ def band_table(rules: Rules) -> BandTable:
 
 
 @dataclass(frozen=True)
-class Seats:
-    """The seats below the target, and the engine's bank rules for each seat and turn total."""
+class SeatStates:
+    """Every state a player's seat can be in below the target (its score and whether it has entered), numbered
+    as the solver's tables are (:meth:`seat_of`), and the engine's bank rules for each state and turn total."""
 
     target: int  # units
     score: npt.NDArray[np.int64]  # units, per seat
@@ -281,8 +282,8 @@ def beyond(rules: Rules) -> int:
 
 
 @functools.lru_cache(maxsize=32)
-def seats(rules: Rules) -> Seats:
-    """Seats of ``rules``, with the engine's bank rules for every turn total they follow."""
+def seats(rules: Rules) -> SeatStates:
+    """The seat states of ``rules``, with the engine's bank rules for every turn total they follow."""
     past = beyond(rules)
     target = rules.target // UNIT
     has_entry = rules.entry > 0
@@ -306,5 +307,5 @@ def seats(rules: Rules) -> Seats:
         tmax = [max(r, past) for r in left]
     else:
         tmax = left
-    return Seats(target, np.array(scores, dtype=np.int64), np.array(entered, dtype=np.bool_), may, rec, max_total,
+    return SeatStates(target, np.array(scores, dtype=np.int64), np.array(entered, dtype=np.bool_), may, rec, max_total,
                  np.array(tmax, dtype=np.int64))

@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from hotdice.analysis.solver import kernel
-from hotdice.analysis.solver.model import RollTable, Seats, roll_table, seats
+from hotdice.analysis.solver.model import RollTable, SeatStates, roll_table, seats
 from hotdice.analysis.solver.two_player import Progress
 from hotdice.game.rules import End, Rules
 
@@ -25,7 +25,7 @@ __all__ = ["RaceSolution", "solve_race"]
 @dataclass
 class RaceSolution:
     rules: Rules
-    seats: Seats
+    seats: SeatStates
     table: RollTable
     turns: npt.NDArray[np.float64]  # expected turns still needed, per seat
     seconds: float

@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from hotdice.analysis.solver import kernel
-from hotdice.analysis.solver.model import UNIT, BandTable, RollTable, Seats, band_table, beyond, roll_table, seats
+from hotdice.analysis.solver.model import UNIT, BandTable, RollTable, SeatStates, band_table, beyond, roll_table, seats
 from hotdice.game.rules import End, Rules
 
 __all__ = ["Progress", "TwoPlayerSolution", "solve_two_players"]
@@ -29,7 +29,7 @@ _END_CODE = {End.LAST_ROUND: kernel.LAST_ROUND, End.FIRST: kernel.FIRST, End.EXA
 @dataclass
 class TwoPlayerSolution:
     rules: Rules
-    seats: Seats
+    seats: SeatStates
     table: RollTable
     w4: npt.NDArray[np.float64]  # [mover's seat, opponent's seat, mover's farkles in a row, opponent's]
     final: npt.NDArray[np.float64]  # [opponent entered?, points needed (units)] -> chance of beating it
@@ -91,7 +91,7 @@ class TwoPlayerSolution:
         return best
 
 
-def penalty_seats(rules: Rules, st: Seats) -> npt.NDArray[np.int64]:
+def penalty_seats(rules: Rules, st: SeatStates) -> npt.NDArray[np.int64]:
     """The seat each seat falls to on a third farkle in a row (its score less the penalty, never below 0)."""
     p = rules.three_farkles // UNIT
     return np.array([st.seat_of(max(0, int(sc) - p), bool(en)) for sc, en in zip(st.score, st.entered, strict=True)],
@@ -185,7 +185,7 @@ def _pairs(bottom: int, top: int, n: int) -> int:
     return sum(min(s, 2 * n - 2 - s) // 2 + 1 for s in range(bottom, top + 1))
 
 
-def _penalty_passes(w4: npt.NDArray[np.float64], rules: Rules, st: Seats, final: npt.NDArray[np.float64],
+def _penalty_passes(w4: npt.NDArray[np.float64], rules: Rules, st: SeatStates, final: npt.NDArray[np.float64],
                     tol: float, targs: tuple[object, ...], start: float, progress: Progress | None) -> int:
     """Passes over the table under the three-farkle penalty until the change still to come is below ``tol``;
     returns their number. The largest change shrinks by a steady factor from one pass to the next (about 1/60

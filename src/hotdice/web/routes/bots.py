@@ -72,7 +72,7 @@ async def stream(game_id: GameId, request: Request, db: DatabaseDep, hub: HubDep
 
     def view() -> Any:
         with db.session() as session:
-            return games.show(session, game_id, bot_id)
+            return games.view_by_id(session, game_id, bot_id)
 
     async def lines() -> AsyncIterator[bytes]:
         async with hub.subscribe(feed.topic, feed) as queue:

@@ -22,7 +22,7 @@ from hotdice.web.errors import ENGLISH
 from hotdice.web.hub import Hub
 from hotdice.web.schemas import EDGE, ActedOut, GameId, IntentIn, Made, NewGame, ReviewOut, Since, StepIn, refusals
 from hotdice.web.services import games, records, reviews
-from hotdice.web.services.games import Acted, Intent, Notice, WebView
+from hotdice.web.services.games import ActRequest, ActResult, Notice, WebView
 
 router = APIRouter(prefix="/api/games", tags=["games"], responses=EDGE)
 def answer_json(answer: object) -> Response:
@@ -41,7 +41,7 @@ def _notice(hub: Hub) -> Notice:
     return lambda view: hub.within(f"game:{view.id}", _live(view))
 
 
-def _answer(acted: Acted, session: Session, hub: HubDep) -> Response:
+def _answer(acted: ActResult, session: Session, hub: HubDep) -> Response:
     """Commit what was done, telling the game's screens if it changed (in the same transaction where the
     channel allows it, with the write itself where it could), and answer."""
     if acted.applied:
@@ -79,13 +79,13 @@ def new_game(body: NewGame, player: PlayerDep, session: SessionDep) -> dict[str,
 def get_game(game_id: GameId, session: SessionDep, visitor: VisitorDep, since: Since = None) -> Response:
     """The game now, with its events from number ``since`` on (default: the last few): what a screen that
     missed some asks for."""
-    return answer_json(games.show(session, game_id, None if visitor is None else visitor.id, since))
+    return answer_json(games.view_by_id(session, game_id, None if visitor is None else visitor.id, since))
 
 
 @router.post("/{game_id}/act", response_model=ActedOut, responses=refusals(403, 404, 409))
 def act(game_id: GameId, body: IntentIn, player: PlayerIdDep, session: SessionDep, hub: HubDep) -> Response:
     """Set dice aside and/or roll or bank, at action number ``n``; a repeat or a stale number changes nothing."""
-    acted = games.act(session, game_id, player, Intent(body.n, body.keep, body.then, body.dice), _notice(hub))
+    acted = games.act(session, game_id, player, ActRequest(body.n, body.keep, body.then, body.dice), _notice(hub))
     return _answer(acted, session, hub)
 
 

@@ -38,7 +38,7 @@ def game_feed(db: Database, game_id: str) -> Feed:
 
     def state() -> dict[str, Any]:
         with db.session() as session:
-            return {"type": "game", "view": games.show(session, found, None)}
+            return {"type": "game", "view": games.view_by_id(session, found, None)}
 
     def version() -> Hashable:
         with db.session() as session:

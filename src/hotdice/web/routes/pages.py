@@ -76,7 +76,7 @@ def home(request: Request, t: TranslatorDep, visitor: VisitorDep) -> HTMLRespons
 @router.get("/play/{game_id}", response_class=HTMLResponse)
 def play(request: Request, game_id: str, t: TranslatorDep, session: SessionDep, visitor: VisitorDep) -> HTMLResponse:
     loaded = games.load(session, game_id)
-    view = games.seen(loaded, None if visitor is None else visitor.id, since=0)  # the whole log, once
+    view = games.view_kept(loaded, None if visitor is None else visitor.id, since=0)  # the whole log, once
     return render(request, t, "table.html", view=view, live=loaded.row.table_code is not None)
 
 
@@ -120,7 +120,7 @@ def table_page(request: Request, code: Code, t: TranslatorDep, session: SessionD
         return RedirectResponse(f"/t/{data['code']}", status_code=307)
     if data["game"] is None:
         return render(request, t, "lobby.html", table=data, name=_name(visitor))
-    view = games.show(session, data["game"], None if visitor is None else visitor.id, since=0)
+    view = games.view_by_id(session, data["game"], None if visitor is None else visitor.id, since=0)
     return render(request, t, "table.html", view=view, live=True, table=data)
 
 

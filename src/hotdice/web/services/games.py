@@ -62,8 +62,8 @@ __all__ = [
     "HINT_MODES",
     "LEVELS",
     "ONLINE",
-    "Acted",
-    "Intent",
+    "ActRequest",
+    "ActResult",
     "Loaded",
     "WebSeat",
     "WebView",
@@ -77,11 +77,11 @@ __all__ = [
     "load",
     "new_game_row",
     "own_name",
-    "plain",
     "record_json",
-    "seen",
-    "show",
     "view",
+    "view_by_id",
+    "view_json",
+    "view_kept",
 ]
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{16}")  # what secrets.token_urlsafe(12) makes: every game's id
@@ -182,7 +182,7 @@ class WebView(TableView):
     solver: dict[str, Any] | None
 
 
-def plain(view: WebView) -> dict[str, Any]:
+def view_json(view: WebView) -> dict[str, Any]:
     """The view as plain JSON values, for what carries dicts (the live updates, a refusal's body)."""
     parsed: dict[str, Any] = orjson.loads(orjson.dumps(view))
     return parsed
@@ -359,12 +359,12 @@ def remember(loaded: Loaded) -> None:
         REBUILT.put(loaded.row.id, loaded)
 
 
-def show(session: Session, game_id: str, viewer_id: str | None, since: int | None = None) -> WebView:
+def view_by_id(session: Session, game_id: str, viewer_id: str | None, since: int | None = None) -> WebView:
     """The view of a stored game (:func:`view`)."""
-    return seen(load(session, game_id), viewer_id, since)
+    return view_kept(load(session, game_id), viewer_id, since)
 
 
-def seen(loaded: Loaded, viewer_id: str | None, since: int | None = None,
+def view_kept(loaded: Loaded, viewer_id: str | None, since: int | None = None,
          now: datetime | None = None) -> WebView:
     """The view of a game that is its row's record (unchanged, or saved); the game is kept once it is seen."""
     shown = view(loaded, viewer_id, since, now)
@@ -445,7 +445,7 @@ def _record_results(session: Session, loaded: Loaded) -> None:
 
 
 @dataclass(frozen=True)
-class Intent:
+class ActRequest:
     """What the player asks for: set ``keep`` aside, then ``roll`` or ``bank``; ``dice``: the score pad's roll."""
 
     n: int
@@ -475,7 +475,7 @@ class Intent:
 
 
 @dataclass(frozen=True)
-class Acted:
+class ActResult:
     """The game after an intent; ``applied`` False: it had already been applied (a repeat), nothing changed.
     ``written``: the game written, to :func:`remember` once the caller has committed it."""
 
@@ -495,10 +495,10 @@ def act(
     session: Session,
     game_id: str,
     viewer_id: str,
-    intent: Intent,
+    intent: ActRequest,
     notice: Notice | None = None,
     now: datetime | None = None,
-) -> Acted:
+) -> ActResult:
     """Apply ``intent`` of the player ``viewer_id`` (written, not yet committed: the caller commits);
     ``now``: when it was received."""
     at = now or clock.now()
@@ -546,12 +546,12 @@ def _refuse_once_revealed(session: Session, loaded: Loaded, viewer_id: str, at: 
     if loaded.ended(at):
         assert loaded.revealed_at is not None
         raise KeyRevealed.said("error.key_revealed", time=time_text(loaded.revealed_at)).carrying(
-            game=plain(seen(loaded, viewer_id, now=at)))
+            game=view_json(view_kept(loaded, viewer_id, now=at)))
 
 
 def _saved(
     session: Session, loaded: Loaded, viewer_id: str, notice: Notice | None, at: datetime | None = None
-) -> Acted | None:
+) -> ActResult | None:
     """Write the changed game and answer with its view; None: another request wrote it first (nothing was
     written). The view is made before the write: from its UPDATE to the commit the row is locked (the whole
     database on SQLite), so that time is kept short."""
@@ -561,15 +561,16 @@ def _saved(
         finished = save(session, loaded, text, at)
     except MovedOn:  # a concurrent request came first: this same action (a duplicate), or another one
         return None
-    return Acted(shown, applied=True, finished=finished, written=loaded, announced=text is not None)
+    return ActResult(shown, applied=True, finished=finished, written=loaded, announced=text is not None)
 
 
-def _repeat_or_stale(loaded: Loaded, viewer_id: str, n: int, steps: list[Step]) -> Acted:
+def _repeat_or_stale(loaded: Loaded, viewer_id: str, n: int, steps: list[Step]) -> ActResult:
     """The answer to an intent sent at action ``n`` of a game now past it or not there yet: nothing changes."""
     history = loaded.game.history
     if 0 <= n < len(history) and history[n : n + len(steps)] == steps:
-        return Acted(seen(loaded, viewer_id), applied=False)
-    raise Stale.said("error.stale_unchanged", at=len(history), n=n).carrying(game=plain(seen(loaded, viewer_id)))
+        return ActResult(view_kept(loaded, viewer_id), applied=False)
+    stale = Stale.said("error.stale_unchanged", at=len(history), n=n)
+    raise stale.carrying(game=view_json(view_kept(loaded, viewer_id)))
 
 
 def _seat_to_play(loaded: Loaded, viewer_id: str) -> int:
@@ -584,15 +585,15 @@ def _seat_to_play(loaded: Loaded, viewer_id: str) -> int:
     return seat
 
 
-def computer_step(session: Session, game_id: str, viewer_id: str, n: int, notice: Notice | None = None) -> Acted:
+def computer_step(session: Session, game_id: str, viewer_id: str, n: int, notice: Notice | None = None) -> ActResult:
     """One decision of the computer whose turn it is (a roll comes with its dice): shown step by step."""
     loaded = load(session, game_id, at=n)
     game = loaded.game
     if n != len(game.history):
-        now = seen(loaded, viewer_id)
+        now = view_kept(loaded, viewer_id)
         if n < len(game.history):
-            return Acted(now, applied=False)
-        raise Stale.said("error.stale", at=len(game.history), n=n).carrying(game=plain(now))
+            return ActResult(now, applied=False)
+        raise Stale.said("error.stale", at=len(game.history), n=n).carrying(game=view_json(now))
     if not loaded.seats_of(viewer_id):
         raise Forbidden.said("error.players_only")
     seat = game.to_act
@@ -611,13 +612,13 @@ def computer_step(session: Session, game_id: str, viewer_id: str, n: int, notice
     # Hard plays expected points until its table is solved, in the background; or waits, if so chosen.
     at_once(player, patient=loaded.seats[seat].get("wait", False))
     if (waiting := pending(player, game)) is not None:
-        return Acted(seen(loaded, viewer_id), applied=False, waiting=waiting)
+        return ActResult(view_kept(loaded, viewer_id), applied=False, waiting=waiting)
     action = choose(player, game)  # rules its solver does not cover: that decision is the plain player's
     dice = loaded.dice()
     assert dice is not None  # computers play only where the server rolls
     game.play(action, dice)
     # None: the same step asked from two screens at once, taken once.
-    return _saved(session, loaded, viewer_id, notice, at) or Acted(seen(load(session, game_id), viewer_id),
+    return _saved(session, loaded, viewer_id, notice, at) or ActResult(view_kept(load(session, game_id), viewer_id),
                                                                    applied=False)
 
 
