@@ -1,10 +1,11 @@
 """Every ``hotdice`` verb fuzzed (:mod:`tests.cli_fuzz`): argument strings, positions mutated from played games,
 rules strings, record files mutated from played games, stdin lines; exit 0 or 2, never a traceback, a refusal
-in one line on stderr. In this process, a few examples a verb; ``bench/bench_cli_fuzz.py`` runs many more.
-A few refusals also go through a real ``hotdice`` process, whose stderr is the user's."""
+in one line on stderr. In this process, 20 examples a verb (HOTDICE_FUZZ_EXAMPLES); ``bench/bench_cli_fuzz.py``
+runs many more. A few refusals also go through a real ``hotdice`` process, whose stderr is the user's."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -16,13 +17,14 @@ from hypothesis import strategies as st
 
 from tests.cli_fuzz import VERBS, Line, command_lines, run
 
-EXAMPLES = {"odds": 8, "simulate": 10, "solve": 10, "advise": 15, "play": 10, "serve": 10}
+EXAMPLES = int(os.environ.get("HOTDICE_FUZZ_EXAMPLES", "20"))  # a verb; half for those that compute much
+HEAVY = ("odds", "simulate", "solve", "advise", "play", "serve")
 
 
 @pytest.mark.parametrize("verb", VERBS)
 def test_a_verb_exits_0_or_2_never_with_a_traceback(verb: str) -> None:
     @given(line=command_lines(verb))
-    @settings(max_examples=EXAMPLES.get(verb, 25), deadline=None, derandomize=True, database=None,
+    @settings(max_examples=EXAMPLES // 2 if verb in HEAVY else EXAMPLES, deadline=None, derandomize=True, database=None,
               suppress_health_check=list(HealthCheck))
     def fuzz(line: Line) -> None:
         with tempfile.TemporaryDirectory() as folder:
@@ -41,15 +43,18 @@ def test_the_command_lines_the_fuzzing_broke_stay_fixed(line: Line) -> None:
     assert wrong is None, wrong
 
 
-@pytest.mark.parametrize("args", [
-    ("score", "7"),
-    ("--lang", "fr", "rules", "farkle,dice=7"),
-    ("advise", "-r", "farkle,target=500", "-p", "0,0 0 0/6 - - - 0.0"),
-    ("serve", "--port", "0"),
-    ("replay", "missing.json"),
+@pytest.mark.parametrize(("args", "stdin"), [
+    (("score", "7"), b""),
+    (("score", "-"), b"115\n11\xff5\n"),  # stdin that is not UTF-8
+    (("--lang", "fr", "rules", "farkle,dice=7"), b""),
+    (("rules", "farkle,entry=0\r0"), b""),
+    (("advise", "-r", "farkle,target=500", "-p", "0,0 0 0/6 - - - 0.0"), b""),
+    (("serve", "--port", "0"), b""),
+    (("replay", "missing.json"), b""),
 ])
-def test_a_refusal_in_a_real_process_is_one_line_exit_2(args: tuple[str, ...], tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "hotdice.cli", *args], capture_output=True, text=True, cwd=tmp_path,
-                          timeout=120, check=False)
+def test_a_refusal_in_a_real_process_is_one_line_exit_2(args: tuple[str, ...], stdin: bytes, tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "hotdice.cli", *args], input=stdin, capture_output=True,
+                          cwd=tmp_path, timeout=120, check=False)
+    err = done.stderr.decode()
     assert done.returncode == 2, done
-    assert len(done.stderr.splitlines()) == 1 and done.stderr.startswith("hotdice: error: "), done.stderr
+    assert len(err.splitlines()) == 1 and err.startswith("hotdice: error: "), err
