@@ -32,7 +32,7 @@ from hotdice.game.record import record_of
 from hotdice.game.rules import KNOBS, Rules, RulesError
 from hotdice.game.variants import VARIANTS
 
-__all__ = ["VERBS", "Ran", "command_lines", "run"]
+__all__ = ["VERBS", "Line", "Ran", "command_lines", "real_record", "run"]
 
 VERBS = ("rules", "score", "odds", "simulate", "replay", "verify", "stats", "play", "serve", "solve", "advise",
          "plot")
@@ -125,6 +125,11 @@ def _record(rules: str, key: bytes, seed: int, players: int) -> dict[str, Any]:
         legal = game.legal_actions()
         game.play(ROLL if ROLL in legal and chooser.random() < 0.6 else chooser.choice(legal), dice)
     return record_of(game, seed=key, mode="versus").to_json()
+
+
+def real_record() -> bytes:
+    """The record of a whole game of 5000 between two seats, as ``hotdice`` writes it."""
+    return json.dumps(_record("5000", bytes(32), 0, 2)).encode()
 
 
 json_values = st.one_of(st.none(), st.booleans(), st.integers(), st.just(10**400), st.floats(), texts,
