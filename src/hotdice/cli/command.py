@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import sys
+import unicodedata
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
@@ -56,8 +57,15 @@ def _fail(lang: str, error: Exception) -> NoReturn:
         message = t(error.key, **{name: _worded(t, value) for name, value in error.values.items()})
     else:
         message = t.error(error)
-    print(f"hotdice: error: {message}", file=sys.stderr)
+    print(f"hotdice: error: {_one_line(str(message))}", file=sys.stderr)
     raise SystemExit(2)
+
+
+def _one_line(message: str) -> str:
+    """The refusal on one line, whatever the user typed into it: a control character or a line separator it
+    echoes (``entry=0\\r0``) is written as its escape."""
+    return "".join(c.encode("unicode_escape").decode("ascii") if unicodedata.category(c) in ("Cc", "Zl", "Zp")
+                   else c for c in message)
 
 
 def _worded(t: Translator, value: object) -> object:
