@@ -9,158 +9,17 @@ decisions; and against values computed here from the expected-points tables and 
 from __future__ import annotations
 
 import json
-import random
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from hotdice.analysis.coach import advise, measure_for
 from hotdice.analysis.expectation import turn_values
-from hotdice.analysis.review import Review, full_review, review
 from hotdice.analysis.solver import two_player_solution
 from hotdice.cli import main
-from hotdice.game.dice import SeededDice
-from hotdice.game.engine import Game, Phase, Roll
+from hotdice.game.engine import Game
 from hotdice.game.position import position
-from hotdice.game.record import record_of
-from hotdice.game.refusals import Refused
 from hotdice.game.rules import Rules
-from hotdice.play.players import make_player, play_game
-
-# -- the review: bookkeeping ------------------------------------------------------------------------------
-
-
-def turn_ends(game: Game, player: int) -> dict[int, tuple[float, float]]:
-    """Per turn of ``player`` (numbered from 1): the value for them when it starts and when it has ended
-    (the next player's start, seen from their side, or the result), replaying the game."""
-    again = Game(game.rules, players=game.players, first=game.first, turn_limit=game.turn_limit)
-    out: dict[int, tuple[float, float]] = {}
-    current: tuple[int, float] | None = None  # the player's turn in progress: its number, its start value
-    steps = iter(game.history)
-    while True:
-        starting = again.phase is Phase.DECIDE and again.turn_total == 0 and again.rolls_this_turn == 0
-        if current is not None and (again.is_over or (starting and again.turn + 1 != current[0])):
-            if again.outcome is not None:
-                end = 1.0 / len(again.outcome.winners) if player in again.outcome.winners else 0.0
-            else:
-                end = 1.0 - advise(again).best.value
-            out[current[0]] = (current[1], end)
-            current = None
-        if current is None and starting and again.to_act == player:
-            current = (again.turn + 1, advise(again).best.value)
-        step = next(steps, None)
-        if step is None:
-            return out
-        if isinstance(step.move, Roll):
-            again.apply_roll(step.move.dice)
-        else:
-            again.apply(step.move)
-
-
-@pytest.mark.parametrize("text", ["farkle,target=1000", "5000-fr,target=1000,entry=0", "5000,target=1000"])
-@pytest.mark.parametrize("seed", range(3))
-def test_each_turn_changes_the_chance_by_luck_less_skill(text: str, seed: int) -> None:
-    rules = Rules.parse(text)
-    specs = ("random", "hard") if seed % 2 else ("medium", "easy")
-    game = Game(rules, players=specs)
-    play_game(game, [make_player(s, random.Random(f"{seed}/{k}")) for k, s in enumerate(specs)],
-              SeededDice(f"turns/{seed}"))
-    for player in (0, 1):
-        rev = full_review(game, player)
-        for turn, (start, end) in turn_ends(game, player).items():
-            luck = sum(r.luck for r in rev.rolls if r.turn == turn)
-            cost = sum(d.cost for d in rev.decisions if d.turn == turn)
-            assert end - start == pytest.approx(luck - cost, abs=1e-9)
-
-
-@settings(max_examples=40, deadline=None)
-@given(
-    text=st.sampled_from(["farkle", "5000", "5000-fr-6", "farkle,hot_dice=must,min_bank=300", "5000-fr,entry=350"]),
-    spec=st.sampled_from(["random", "easy", "greedy:500"]),
-    seed=st.integers(0, 2**32),
-)
-def test_one_turn_for_points_ends_with_its_expectation_plus_luck_less_skill(text: str, spec: str, seed: int) -> None:
-    rules = Rules.parse(text)
-    game = Game(rules, players=("solo",), turn_limit=1)
-    play_game(game, [make_player(spec, random.Random(seed))], SeededDice(str(seed)))
-    rev = full_review(game, 0)
-    assert rev.measure == "points"
-    expected = turn_values(rules).turn_value(entered=rules.entry == 0)
-    assert game.scores[0] - expected == pytest.approx(rev.luck - rev.skill, abs=1e-9)
-    assert all(d.cost >= 0 for d in rev.decisions)
-
-
-# -- the review: values ---------------------------------------------------------------------------------
-
-
-def test_a_bank_too_early_costs_what_the_expected_points_say() -> None:
-    # One turn for points: 1 from 1-2-3-4-6-6 (100, five dice left), then a bank instead of rolling five dice.
-    rules = Rules.parse("farkle")
-    game = Game(rules, players=("solo",), turn_limit=1)
-    for action, dice in (("roll", "123466"), ("keep 1", None), ("bank", None)):
-        game.apply(action)
-        if dice:
-            game.apply_roll(tuple(map(int, dice)))
-    mistakes = review(game, 0)
-    assert len(mistakes) == 1
-    (bank,) = mistakes
-    tv = turn_values(rules)
-    assert (bank.turn, bank.turn_total, bank.played.then, bank.best.then) == (1, 100, "bank", "roll")
-    assert bank.cost == pytest.approx(tv.roll_value(100, 5) - 100, abs=1e-9)
-    rev = full_review(game, 0)
-    assert rev.rolls[0].before == pytest.approx(tv.turn_value(), abs=1e-9)
-    assert rev.rolls[0].after == pytest.approx(max(tv.roll_value(100, 5), 100.0), abs=1e-9)
-
-
-def test_the_costliest_set_aside_of_a_two_player_game() -> None:
-    # farkle to 500, 0 against 300, 400 set aside, roll 1-5-6: a 5 leaves 450 below the target; the 1
-    # reaches 500 and hands the opponent a last turn needing only 200 more than their 300.
-    rules = Rules.parse("farkle,target=500")
-    game = position(rules, (0, 300), turn_total=400, dice_in_hand=3)
-    game.apply("roll")
-    game.apply_roll((1, 5, 6))
-    values = {str(c.set_aside): c.value for c in advise(game).choices}
-    game.apply("keep 1")
-    game.apply("bank")
-    assert game.last_round_by == 0
-    mistakes = review(game, 0)  # from the position on: the game was set up there
-    (set_aside,) = [m for m in mistakes if m.roll == (1, 5, 6)]
-    (bank,) = [m for m in mistakes if m.turn_total == 500]
-    assert (str(set_aside.played.set_aside), str(set_aside.best.set_aside), set_aside.roll) == ("1", "5", (1, 5, 6))
-    assert set_aside.cost == pytest.approx(values["5"] - values["1"], abs=1e-12)
-    # The bank is worth one minus the opponent's chance to pass 200 more in their last turn (the last-turn
-    # table is checked against a plain value iteration in test_solver.py).
-    sol = two_player_solution(rules)
-    assert (bank.played.then, bank.turn_total) == ("bank", 500)
-    assert bank.played.value == pytest.approx(1 - sol.final[1, 200 // 50], abs=1e-12)
-    assert bank.best.then == "roll" and bank.cost > 0
-
-
-def test_hard_makes_no_mistake_and_medium_some() -> None:
-    rules = Rules.parse("5000-fr,target=1000,entry=0")
-    found = []
-    for seed in range(4):
-        game = Game(rules, players=("hard", "medium"))
-        play_game(game, [make_player("hard", random.Random(seed)), make_player("medium", random.Random(seed))],
-                  SeededDice(f"review/{seed}"))
-        record = record_of(game)
-        assert review(record, 0) == []
-        found += review(record, 1)
-        for m in review(game, 1):
-            assert m.cost > 0 and m.played != m.best
-    assert found
-    costs = [m.cost for m in found]
-    assert all(c > 1e-9 for c in costs)
-    assert isinstance(full_review(game, 1), Review)
-
-
-def test_review_refuses_a_player_who_is_not_there() -> None:
-    game = Game(Rules.parse("farkle"), players=("a", "b"))
-    with pytest.raises(Refused, match="player must be from 0 to 1, not 2"):
-        review(game, 2)
-
 
 # -- the commands -----------------------------------------------------------------------------------
 

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from hotdice.analysis import coach, review
+from hotdice.analysis import coach
+from hotdice.analysis.game_review import game_review
 from hotdice.game.dice import FixedDice, SeededDice
 from hotdice.game.engine import ROLL, Decision, Game, Step, parse_action
 from hotdice.game.position import position
@@ -108,8 +109,7 @@ ENTRY_POINTS: dict[str, tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any
     "find_variant": (find_variant, ("farkle",), {}),
     "position": (position, (RULES, (0, 0)), {"turn_total": 50, "dice_in_hand": 5}),
     "coach.advise": (coach.advise, (_deciding(),), {"measure": "win"}),
-    "review.review": (review.review, (_played(), 0), {}),
-    "review.full_review": (review.full_review, (_played(), 0), {}),
+    "game_review": (game_review, (_played(),), {"measure": "win"}),
 }
 
 

@@ -38,11 +38,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from hotdice.analysis.coach import Advice, Choice, advise, measure_for
+from hotdice.analysis.coach import MEASURES, Advice, Choice, advise, measure_for
 from hotdice.analysis.expectation import turn_values
 from hotdice.analysis.solver import UNIT, two_player_solution
 from hotdice.game.engine import Action, Decision, Game, Phase, Roll
 from hotdice.game.record import Record, replay
+from hotdice.game.refusals import expect, expect_choice
 from hotdice.game.scoring import SetAside
 
 __all__ = [
@@ -264,6 +265,9 @@ def game_review(record_or_game: Record | Game, measure: str | None = None) -> Ga
     ``measure``: the coach's for the game (:func:`measure_for`) unless given (a front end without the table at
     hand may ask for ``points``). A record that does not replay raises :class:`hotdice.game.record.RecordError`.
     """
+    expect(record_or_game, (Record, Game), "record_or_game")
+    if measure is not None:
+        expect_choice(measure, MEASURES, "measure")
     game = record_or_game if isinstance(record_or_game, Game) else replay(record_or_game)
     return _Reviewer(game, measure).run()
 
