@@ -68,8 +68,8 @@ class WebGame(Base):
     owner_id: Mapped[str] = mapped_column(ForeignKey("web_players.id"), index=True)  # who created it
     record: Mapped[str] = mapped_column(Text)  # the record as JSON; holds the seed: never sent as such
     action: Mapped[int] = mapped_column()  # the action number: length of the record's history
-    # Per seat: {"kind": "human", "player": id} (id None: the owner's device) or {"kind": "computer",
-    # "spec": "hard", "level": "hard"}.
+    # Per seat, as hotdice.web.services.games.StoredSeat writes it: {"kind": "human", "player": id} (id None: the
+    # owner's device) or {"kind": "computer", "spec": "hard", "level": "hard"}.
     seats: Mapped[str] = mapped_column(Text)
     extra: Mapped[str] = mapped_column(Text, default="{}")  # what the mode adds: the roll-off, ...
     over: Mapped[bool] = mapped_column(default=False)

@@ -13,10 +13,10 @@ import json
 import random
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 import orjson
 from sqlalchemy import bindparam, select, update
@@ -65,6 +65,7 @@ __all__ = [
     "ActRequest",
     "ActResult",
     "Loaded",
+    "StoredSeat",
     "WebSeat",
     "WebView",
     "act",
@@ -78,6 +79,7 @@ __all__ = [
     "new_game_row",
     "own_name",
     "record_json",
+    "stored_seats",
     "view",
     "view_by_id",
     "view_json",
@@ -101,6 +103,47 @@ LOCAL_MODES = (Mode.SOLO, Mode.RACE, Mode.VERSUS, Mode.TOGETHER, Mode.PAD)
 REBUILT: Recent[str, Loaded] = Recent(1000)
 
 
+@dataclass(frozen=True, slots=True)
+class StoredSeat:
+    """A seat as a game's row keeps it (JSON, :meth:`to_json`): a person plays it from a device (``player``; None:
+    the device that made the game), a bot among them, or the computer (``spec`` at ``level``, its Hard waiting
+    for its table when ``wait``); ``name``: the default name it shows (:class:`DefaultName` JSON; None: a name
+    someone chose)."""
+
+    kind: Literal["human", "computer"]
+    player: str | None = None
+    name: dict[str, Any] | None = None
+    spec: str | None = None
+    level: str | None = None
+    wait: bool = False
+    bot: bool = False
+
+    @property
+    def human(self) -> bool:
+        return self.kind == "human"
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> StoredSeat:
+        """The seat a row keeps (rows from before default names kept a seat's name as text: not a default)."""
+        name = data.get("name")
+        return cls("computer" if data["kind"] == "computer" else "human", data.get("player"),
+                   name if isinstance(name, dict) else None, data.get("spec"), data.get("level"),
+                   bool(data.get("wait", False)), bool(data.get("bot", False)))
+
+    def to_json(self) -> dict[str, Any]:
+        """The row's JSON: only the fields its kind has, as rows have always been written."""
+        if self.kind == "computer":
+            out: dict[str, Any] = {"kind": "computer", "spec": self.spec, "level": self.level}
+            return out | ({"wait": True} if self.wait else {})
+        out = {"kind": "human", "player": self.player}
+        return out | ({"name": self.name} if self.name is not None else {}) | ({"bot": True} if self.bot else {})
+
+
+def stored_seats(text: str) -> list[StoredSeat]:
+    """The seats of a game's row (its ``seats`` column)."""
+    return [StoredSeat.from_json(seat) for seat in json.loads(text)]
+
+
 @dataclass
 class Loaded:
     """A stored game rebuilt: its row, the engine's game, its dice key and its seats; with a key, when each
@@ -109,7 +152,7 @@ class Loaded:
     row: WebGame
     game: Game
     seed: bytes | None
-    seats: list[dict[str, Any]]
+    seats: list[StoredSeat]
     extra: dict[str, Any] = field(default_factory=dict)
     played_at: list[str] | None = None
     revealed_at: datetime | None = None
@@ -135,9 +178,9 @@ class Loaded:
     def controller(self, seat: int) -> str | None:
         """The player whose device plays ``seat``; None for the computer."""
         s = self.seats[seat]
-        if s["kind"] != "human":
+        if not s.human:
             return None
-        return str(s.get("player") or self.row.owner_id)
+        return str(s.player or self.row.owner_id)
 
     def defaults(self) -> list[dict[str, Any] | None]:
         """Each seat's default name (:func:`default_name`), None for a name someone chose."""
@@ -203,7 +246,7 @@ def record_json(game: Game, seed: bytes | None, mode: str, played_at: list[str] 
 def new_game_row(
     setup: Setup,
     owner: WebPlayer,
-    seats: list[dict[str, Any]],
+    seats: list[StoredSeat],
     *,
     mode: str | None = None,
     **columns: Any,
@@ -220,7 +263,7 @@ def new_game_row(
         owner_id=owner.id,
         record=record_json(game, setup.seed, mode, None if setup.seed is None else []),
         action=len(game.history),
-        seats=json.dumps(seats),
+        seats=json.dumps([seat.to_json() for seat in seats]),
         extra=json.dumps(extra),
         over=game.outcome is not None,
         score=game.scores[0],
@@ -270,11 +313,9 @@ def create(
                     SOLVER.request("two", table)  # in the background: the table's view tells how far it is
                 computer = DefaultName("computer", level=level).english()
                 setup = versus(table, people[0], computer, hold_roll_off=roll_off)
-                seats = [humans[0], {"kind": "computer", "spec": computer_spec(level), "level": level}]
-                if wait:
-                    if level != "hard":
-                        raise BadRequest.said("error.wait_hard")
-                    seats[1]["wait"] = True
+                if wait and level != "hard":
+                    raise BadRequest.said("error.wait_hard")
+                seats = [humans[0], StoredSeat("computer", spec=computer_spec(level), level=level, wait=wait)]
             case Mode.TOGETHER:
                 setup, seats = together(table, people, hold_roll_off=roll_off), humans
             case Mode.PAD:
@@ -289,13 +330,11 @@ def create(
     return row
 
 
-def human_seat(player: str | None = None, default: DefaultName | None = None) -> dict[str, Any]:
+def human_seat(player: str | None = None, default: DefaultName | None = None, bot: bool = False) -> StoredSeat:
     """A seat played by a person: from ``player``'s device, or (None) from the device that made the game;
-    ``default``: the seat's name is that default, worded when shown (None: a name someone chose)."""
-    seat: dict[str, Any] = {"kind": "human", "player": player}
-    if default is not None:
-        seat["name"] = default.to_json()
-    return seat
+    ``default``: the seat's name is that default, worded when shown (None: a name someone chose); ``bot``: the
+    device is a program (:mod:`hotdice.web.services.bots`)."""
+    return StoredSeat("human", player, None if default is None else default.to_json(), bot=bot)
 
 
 def own_name(player: WebPlayer) -> tuple[str, DefaultName | None]:
@@ -306,13 +345,12 @@ def own_name(player: WebPlayer) -> tuple[str, DefaultName | None]:
     return default.english(), default
 
 
-def default_name(seat: dict[str, Any]) -> dict[str, Any] | None:
+def default_name(seat: StoredSeat) -> dict[str, Any] | None:
     """The default name of a stored seat as the view carries it, for a page to word; None: a chosen name. A
     computer is named by its level, whatever words its game was recorded with (rows from before the codes)."""
-    if seat["kind"] == "computer":
-        return DefaultName("computer", level=seat.get("level")).to_json()
-    found = seat.get("name")
-    return found if isinstance(found, dict) else None
+    if seat.kind == "computer":
+        return DefaultName("computer", level=seat.level).to_json()
+    return seat.name
 
 
 # A game's row, read with one Core statement: the ORM's ``Session.get`` cost three times as much, and the row
@@ -347,7 +385,7 @@ def load(session: Session, game_id: str, at: int | None = None) -> Loaded:
         raise Conflict(f"this game cannot be rebuilt: {exc}") from None
     seed = None if record.seed is None else bytes.fromhex(record.seed)
     played_at = None if record.played_at is None else list(record.played_at)
-    return Loaded(row, game, seed, json.loads(row.seats), json.loads(row.extra or "{}"), played_at,
+    return Loaded(row, game, seed, stored_seats(row.seats), json.loads(row.extra or "{}"), played_at,
                   revealed_at(session, row))
 
 
@@ -422,9 +460,9 @@ def save(session: Session, loaded: Loaded, notice: str | None = None, at: dateti
 def _record_results(session: Session, loaded: Loaded) -> None:
     """Statistics: every human seat of an online table; otherwise the device owner's seat (the first)."""
     row, game = loaded.row, loaded.game
-    humans = [i for i, s in enumerate(loaded.seats) if s["kind"] == "human"]
+    humans = [i for i, s in enumerate(loaded.seats) if s.human]
     seats = humans if row.mode == ONLINE else humans[:1]
-    computers = [s["spec"] for s in loaded.seats if s["kind"] == "computer"]
+    computers = [s.spec for s in loaded.seats if s.spec is not None]
     for seat in seats:
         owner = loaded.controller(seat)
         assert owner is not None
@@ -508,7 +546,7 @@ def act(
     if intent.n != n:
         return _repeat_or_stale(loaded, viewer_id, intent.n, steps)
     seat = _seat_to_play(loaded, viewer_id)
-    if loaded.seats[seat]["kind"] != "human":
+    if not loaded.seats[seat].human:
         raise Conflict.said("error.computer_turn", name=game.players[seat], name_seat=seat).seated(loaded.defaults())
     dice = loaded.dice()
     if dice is None and intent.then == "roll" and intent.dice is None:
@@ -578,7 +616,7 @@ def _seat_to_play(loaded: Loaded, viewer_id: str) -> int:
     seat = game.to_act
     if not isinstance(seat, int):
         raise Conflict.said("error.game_over")
-    if loaded.seats[seat]["kind"] == "human" and loaded.controller(seat) != viewer_id:
+    if loaded.seats[seat].human and loaded.controller(seat) != viewer_id:
         if not loaded.seats_of(viewer_id):
             raise Forbidden.said("error.watching")
         raise Forbidden.said("error.other_device", name=game.players[seat], name_seat=seat).seated(loaded.defaults())
@@ -599,7 +637,7 @@ def computer_step(session: Session, game_id: str, viewer_id: str, n: int, notice
     seat = game.to_act
     if not isinstance(seat, int):
         raise Conflict.said("error.game_over")
-    spec = loaded.seats[seat].get("spec")
+    spec = loaded.seats[seat].spec
     if spec is None:
         raise Conflict.said("error.not_computer_turn", name=game.players[seat], name_seat=seat).seated(
             loaded.defaults())
@@ -610,7 +648,7 @@ def computer_step(session: Session, game_id: str, viewer_id: str, n: int, notice
 
     player = make_player(spec, random.Random(f"{loaded.row.id}/{n}"))
     # Hard plays expected points until its table is solved, in the background; or waits, if so chosen.
-    at_once(player, patient=loaded.seats[seat].get("wait", False))
+    at_once(player, patient=loaded.seats[seat].wait)
     if (waiting := pending(player, game)) is not None:
         return ActResult(view_kept(loaded, viewer_id), applied=False, waiting=waiting)
     action = choose(player, game)  # rules its solver does not cover: that decision is the plain player's
@@ -646,7 +684,7 @@ def _advice(loaded: Loaded, viewer_id: str) -> Hint:
 
 def player_name(game: WebGame) -> tuple[str, dict[str, Any] | None]:
     """The name a one-player game was played under (its record's first seat), with its default name."""
-    return str(json.loads(game.record)["players"][0]), default_name(json.loads(game.seats)[0])
+    return str(json.loads(game.record)["players"][0]), default_name(stored_seats(game.seats)[0])
 
 
 def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
@@ -669,8 +707,8 @@ def view(loaded: Loaded, viewer_id: str | None = None, since: int | None = None,
         mode=row.mode,
         rules_shown=shown_rules(game.rules),
         you=tuple(loaded.seats_of(viewer_id)),
-        seats=tuple(WebSeat(s.get("level") if s["kind"] == "computer" else None, s.get("wait", False),
-                            default_name(s), s.get("bot", False)) for s in loaded.seats),
+        seats=tuple(WebSeat(s.level if s.kind == "computer" else None, s.wait, default_name(s), s.bot)
+                    for s in loaded.seats),
         hints=row.mode in HINT_MODES,
         roll_off=loaded.extra.get("roll_off"),
         day=None if row.day is None else row.day.isoformat(),
@@ -699,6 +737,6 @@ def _solver_status(loaded: Loaded) -> dict[str, Any] | None:
     """How far the background solver is with the table of the game's Hard player (None: there is none, or the
     game is over; a hint tells its own), asked for again if this process has not (after a restart)."""
     game = loaded.game
-    if game.outcome is not None or not any(seat.get("level") == "hard" for seat in loaded.seats):
+    if game.outcome is not None or not any(seat.level == "hard" for seat in loaded.seats):
         return None
     return (SOLVER.status("two", game.rules) or SOLVER.request("two", game.rules)).json()

@@ -7,7 +7,6 @@ out, the answer is a 409 that says how far it is (the page asks again).
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -21,6 +20,7 @@ from hotdice.game.engine import InvalidMoveError
 from hotdice.game.record import Record, RecordError, replay
 from hotdice.store.web_models import WebGame
 from hotdice.web.errors import BadRequest, Conflict, NotFound, WebError
+from hotdice.web.services.games import stored_seats
 from hotdice.web.services.records import public_record
 
 __all__ = ["check_mistake", "mistakes", "review_json", "review_of"]
@@ -75,8 +75,7 @@ def mistakes(session: Session, player_id: str | None) -> list[dict[str, Any]]:
                            .order_by(WebGame.updated_at.desc()).limit(RECENT)).all()
     out = []
     for game_id, seats in rows:
-        mine = [k for k, seat in enumerate(json.loads(seats))
-                if seat.get("kind") == "human" and seat.get("player") in (None, player_id)]
+        mine = [k for k, seat in enumerate(stored_seats(seats)) if seat.human and seat.player in (None, player_id)]
         try:
             review = review_of(session, game_id)[0]
         except WebError:

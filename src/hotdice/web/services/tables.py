@@ -121,8 +121,7 @@ def start(session: Session, code: str, player: WebPlayer) -> WebTable:
     names = [s.name if d is None else d.english() for s, d in zip(seats, defaults, strict=True)]
     setup = together(Rules.parse(table.rules), names, hold_roll_off=table.roll_off)
     robots = bot_ids(session, [s.player_id for s in seats])
-    played = [human_seat(s.player_id, d) | ({"bot": True} if s.player_id in robots else {})
-              for s, d in zip(seats, defaults, strict=True)]
+    played = [human_seat(s.player_id, d, bot=s.player_id in robots) for s, d in zip(seats, defaults, strict=True)]
     row = new_game_row(setup, host, played, mode=ONLINE, table_code=table.code)
     session.add(row)
     session.flush()
