@@ -1,8 +1,8 @@
 """Games held by the server: create, rebuild, act, let the computer play, advise, and tell what happened.
 
-A game is stored as its record and rebuilt with :func:`hotdice.game.record.replay`. The browser sends intents —
-set these dice aside, then roll or bank — with the action number it saw (the length of the history). The
-intent is applied only if the game is still at that number: a repeated intent is recognised and changes
+A game is stored as its record and rebuilt with :func:`hotdice.game.record.replay`. The browser sends act
+requests — set these dice aside, then roll or bank — with the action number it saw (the length of the history).
+An act request is applied only if the game is still at that number: a repeated one is recognised and changes
 nothing, a stale one is refused with the game as it is now. Dice are drawn on the server at the moment
 of the roll (seeded streams for the daily and challenges), so no answer can hold a roll not yet rolled.
 """
@@ -492,7 +492,7 @@ class ActRequest:
     dice: str | None = None
 
     def steps(self, rules: Rules) -> list[Step]:
-        """The history steps this intent writes (the server's rolled dice apart)."""
+        """The history steps this act request writes (the server's rolled dice apart)."""
         if self.keep is None and self.then is None:
             raise BadRequest.said("error.say_what")
         if self.then not in (None, "roll", "bank"):
@@ -514,7 +514,7 @@ class ActRequest:
 
 @dataclass(frozen=True)
 class ActResult:
-    """The game after an intent; ``applied`` False: it had already been applied (a repeat), nothing changed.
+    """The game after an act request; ``applied`` False: it had already been applied (a repeat), nothing changed.
     ``written``: the game written, to :func:`remember` once the caller has committed it."""
 
     view: WebView
@@ -533,35 +533,35 @@ def act(
     session: Session,
     game_id: str,
     viewer_id: str,
-    intent: ActRequest,
+    asked: ActRequest,
     notice: Notice | None = None,
     now: datetime | None = None,
 ) -> ActResult:
-    """Apply ``intent`` of the player ``viewer_id`` (written, not yet committed: the caller commits);
+    """Apply ``asked`` of the player ``viewer_id`` (written, not yet committed: the caller commits);
     ``now``: when it was received."""
     at = now or clock.now()
-    loaded = load(session, game_id, at=intent.n)
+    loaded = load(session, game_id, at=asked.n)
     game, n = loaded.game, len(loaded.game.history)
-    steps = intent.steps(game.rules)
-    if intent.n != n:
-        return _repeat_or_stale(loaded, viewer_id, intent.n, steps)
+    steps = asked.steps(game.rules)
+    if asked.n != n:
+        return _repeat_or_stale(loaded, viewer_id, asked.n, steps)
     seat = _seat_to_play(loaded, viewer_id)
     if not loaded.seats[seat].human:
         raise Conflict.said("error.computer_turn", name=game.players[seat], name_seat=seat).seated(loaded.defaults())
     dice = loaded.dice()
-    if dice is None and intent.then == "roll" and intent.dice is None:
+    if dice is None and asked.then == "roll" and asked.dice is None:
         raise BadRequest.said("error.pad_no_roll")
-    if dice is not None and intent.dice is not None:
+    if dice is not None and asked.dice is not None:
         raise BadRequest.said("error.server_rolls")
     _refuse_once_revealed(session, loaded, viewer_id, at)
     try:
         first = steps[0].move
         set_aside = first if isinstance(first, SetAside) else None
-        # A set-aside alone: the roll or the bank comes in its own intent.
-        if intent.then is None and set_aside is not None:
+        # A set-aside alone: the roll or the bank comes in its own act request.
+        if asked.then is None and set_aside is not None:
             game.apply(set_aside, player=seat)
         else:
-            game.apply_decision(Decision(set_aside, BANK if intent.then == "bank" else ROLL), player=seat)
+            game.apply_decision(Decision(set_aside, BANK if asked.then == "bank" else ROLL), player=seat)
             typed = steps[-1].move
             if game.phase is Phase.CHANCE and isinstance(typed, Roll):  # the score pad: the player typed the dice
                 game.apply_roll(typed.dice)
@@ -603,7 +603,7 @@ def _saved(
 
 
 def _repeat_or_stale(loaded: Loaded, viewer_id: str, n: int, steps: list[Step]) -> ActResult:
-    """The answer to an intent sent at action ``n`` of a game now past it or not there yet: nothing changes."""
+    """The answer to an act request sent at action ``n`` of a game now past it or not there yet: nothing changes."""
     history = loaded.game.history
     if 0 <= n < len(history) and history[n : n + len(steps)] == steps:
         return ActResult(view_kept(loaded, viewer_id), applied=False)
