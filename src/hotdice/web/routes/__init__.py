@@ -4,9 +4,11 @@ what makes it a site (manifest, service worker, offline page)."""
 from fastapi import APIRouter
 
 from hotdice.web.routes import challenges, daily, games, health, live, pages, players, site, stats, tables, training
+from hotdice.web.routes.daily_share import router as daily_share
 
 __all__ = ["router"]
 
 router = APIRouter()
 for module in (pages, players, games, daily, challenges, tables, stats, training, site, live, health):
     router.include_router(module.router)
+router.include_router(daily_share)  # come back (issue 25): the daily's share

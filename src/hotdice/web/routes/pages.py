@@ -25,7 +25,7 @@ from hotdice.web.deps import SessionDep, SettingsDep, TranslatorDep, VisitorDep
 from hotdice.web.errors import WebError
 from hotdice.web.i18n import COOKIE, LANGUAGES, Translator, pick_language, seat_name
 from hotdice.web.schemas import Code
-from hotdice.web.services import challenges, daily, games, tables
+from hotdice.web.services import challenges, daily, daily_share, games, tables
 from hotdice.web.services.stats import player_stats
 from hotdice.web.words import how_it_goes
 
@@ -86,7 +86,7 @@ def daily_page(
 ) -> HTMLResponse:
     data = daily.page(session, settings, visitor)
     session.commit()  # par, computed once
-    return render(request, t, "daily.html", daily=data)
+    return render(request, t, "daily.html", daily=data, streak=daily_share.streaks(session, visitor))
 
 
 @router.get("/c/{code}", response_class=HTMLResponse)
