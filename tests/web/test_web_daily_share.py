@@ -4,29 +4,18 @@ the streak across days the clock is moved to (a day missed ends it; today not ye
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
-import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from hotdice.game.record import Record, replay
 from hotdice.store.web_models import WebGame
-from hotdice.web import Settings, create_app
 from tests.store.test_stats import count
+from tests.web.come_back import app
 from tests.web.test_web_api import play_out
 
-KEY = b"the test server's daily key"
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[FastAPI]:
-    web = create_app(Settings(data_dir=tmp_path, daily_key=KEY).unlimited())
-    yield web
-    web.state.clock.shift = timedelta(0)
-    web.state.db.close()
+__all__ = ["app"]
 
 
 def play_daily(client: TestClient) -> str:

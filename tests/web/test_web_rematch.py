@@ -5,28 +5,18 @@ stored records; a friend challenge is challenged back; an online table's rematch
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from hotdice.store.web_models import WebChallenge, WebGame
-from hotdice.web import Settings, create_app
+from tests.web.come_back import app
 from tests.web.test_web_api import act, new_game, play_out
 from tests.web_support import next_intent
 
-KEY = b"the test server's daily key"
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[FastAPI]:
-    web = create_app(Settings(data_dir=tmp_path, daily_key=KEY).unlimited())
-    yield web
-    web.state.db.close()
+__all__ = ["app"]
 
 
 def record(app: FastAPI, game_id: str) -> dict[str, Any]:

@@ -4,28 +4,18 @@ checked against the games' own views; the home page lists them, and says nothing
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
-import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from hotdice.store.web_models import WebGame
-from hotdice.web import Settings, create_app
+from tests.web.come_back import app
 from tests.web.test_web_api import act, new_game, play_out
 from tests.web_support import next_intent
 
-KEY = b"the test server's daily key"
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[FastAPI]:
-    web = create_app(Settings(data_dir=tmp_path, daily_key=KEY).unlimited())
-    yield web
-    web.state.db.close()
+__all__ = ["app"]
 
 
 def ids(listed: list[dict[str, object]]) -> list[object]:
