@@ -4,8 +4,8 @@ paged: players with a thousand games ask one page at a time).
 
 A game is the player's when they made it (``owner_id``: every mode but the seats of others' online tables) or
 hold a seat of its online table. A finished game's result is read from its record's ``result`` (no replay); an
-unfinished one is replayed to know whose turn it is, and one whose dice key is revealed (a past daily, a
-closed challenge) has ended unfinished: it is in neither list.
+unfinished online game is replayed to know whose turn it is, and a daily or challenge attempt whose dice key is
+revealed has ended unfinished: it is in neither list.
 """
 
 from __future__ import annotations
@@ -26,15 +26,19 @@ from hotdice.web.services.games import ONLINE, load
 __all__ = ["IN_PROGRESS_CAP", "your_games"]
 
 IN_PROGRESS_CAP = 50  # the latest unfinished games shown: older ones are still at their address
+# Replayed to know whose turn it is (online) or whether their revealed dice key ended them (daily, challenge);
+# a game of one device is always its device's turn, and never ends unfinished.
+_REPLAYED = frozenset({ONLINE, Mode.DAILY, Mode.CHALLENGE})
 
 
-def _mine(player_id: str) -> Any:
+def _mine(player_id: str, *columns: Any) -> Any:
+    """The player's games (``columns`` of them, or the rows): made by them, or seated at their online table."""
     seated = (
         select(WebTable.game_id)
         .join(WebTableSeat, WebTableSeat.table_code == WebTable.code)
         .where(WebTableSeat.player_id == player_id, WebTable.game_id.is_not(None))
     )
-    return select(WebGame).where(or_(WebGame.owner_id == player_id, WebGame.id.in_(seated)))
+    return select(*(columns or (WebGame,))).where(or_(WebGame.owner_id == player_id, WebGame.id.in_(seated)))
 
 
 def _seats_of(row: WebGame, player_id: str) -> list[int]:
@@ -88,22 +92,25 @@ def your_games(session: Session, player: WebPlayer | None, offset: int = 0, limi
         .order_by(WebGame.updated_at.desc(), WebGame.id).limit(IN_PROGRESS_CAP)
     )
     for row in unfinished:
-        loaded = load(session, row.id)
-        if loaded.ended(now):
-            continue
-        entry = _entry(row, json.loads(row.record), player.id)
-        game = loaded.game
-        entry |= {"your_turn": game.outcome is None and game.current in entry["you"], "result": None}
+        entry = _entry(row, json.loads(row.record), player.id) | {"your_turn": True, "result": None}
+        if row.mode in _REPLAYED:
+            loaded = load(session, row.id)
+            if loaded.ended(now):
+                continue
+            entry["your_turn"] = loaded.game.current in entry["you"]
         (waiting if entry["your_turn"] and row.mode == ONLINE else in_progress).append(entry)
-    latest = mine.where(WebGame.over.is_(True)).order_by(WebGame.updated_at.desc(), WebGame.id)
-    rows = list(session.scalars(latest.offset(offset).limit(limit + 1)))
+    # The page's ids first, sorted without the records (large): then only those rows are read whole.
+    latest = _mine(player.id, WebGame.id).where(WebGame.over.is_(True)).order_by(WebGame.updated_at.desc(), WebGame.id)
+    page = list(session.scalars(latest.offset(offset).limit(limit + 1)))
+    found = {row.id: row for row in session.scalars(select(WebGame).where(WebGame.id.in_(page[:limit])))}
+    rows = [found[game_id] for game_id in page if game_id in found]
     played_today = session.scalar(
         select(WebGame.id).where(WebGame.owner_id == player.id, WebGame.official_day == today)
     ) is not None
     return {
         "waiting": waiting,
         "in_progress": in_progress,
-        "finished": [_finished(row, player.id) for row in rows[:limit]],
+        "finished": [_finished(row, player.id) for row in rows],
         "daily_to_play": None if played_today else today.isoformat(),
-        "next_offset": offset + limit if len(rows) > limit else None,
+        "next_offset": offset + limit if len(page) > limit else None,
     }
