@@ -91,15 +91,18 @@ class DailyShare:
 
     day: str  # ISO date: the same in every language, and what the daily's address takes
     score: int
-    par: int  # the computer's score on the same dice
-    rank: int
-    players: int  # how many official results the leaderboard holds now
+    par: int | None  # the computer's score on the same dice (None: the terminal, which has no par)
+    rank: int | None  # on the leaderboard (None: the terminal, which has none)
+    players: int | None  # how many official results the leaderboard holds now
     streak: int
     marks: Sequence[Mark]
 
     def _head(self, t: Words) -> str:
+        streak = t.plural("share.streak", self.streak)
+        if self.par is None or self.rank is None:
+            return t("share.head_alone", day=self.day, score=t.number(self.score), streak=streak)
         return t("share.head", day=self.day, score=t.number(self.score), par=t.number(self.par), rank=self.rank,
-                 players=self.players, streak=t.plural("share.streak", self.streak))
+                 players=self.players, streak=streak)
 
     def text(self, t: Words) -> str:
         """The text with one emoji a turn."""
