@@ -69,3 +69,47 @@ def test_play_again_is_the_rematch_and_the_home_page_lists_the_games(open_page: 
     page.goto("/")
     expect(page.locator("#games-in-progress li")).to_have_count(1)
     expect(page.locator("#games-finished li")).to_have_count(1)
+
+
+HIDE = """() => {
+  window.__hidden = false;
+  Object.defineProperty(document, "hidden", { get: () => window.__hidden, configurable: true });
+  window.__notes = [];
+  window.Notification = class { constructor(title) { window.__notes.push(title); } };
+  window.Notification.permission = "granted";
+}"""
+
+
+def set_hidden(page: Page, hidden: bool) -> None:
+    page.evaluate(f"() => {{ window.__hidden = {str(hidden).lower()};"
+                  " document.dispatchEvent(new Event('visibilitychange')); }")
+
+
+def test_a_hidden_tab_shows_your_turn_in_its_title_and_icon_and_notifies_once_a_turn(open_page: Open) -> None:
+    alice, bob = open_page("alice"), open_page("bob")
+    alice.goto("/")
+    code = alice.request.post("/api/tables", data={"rules": "farkle,target=1000"}).json()["code"]
+    bob.goto("/")
+    assert bob.request.post(f"/api/tables/{code}/join", data={"name": "Bob"}).ok
+    game_id = alice.request.post(f"/api/tables/{code}/start").json()["game"]
+    for page in (alice, bob):
+        page.goto(f"/t/{code}")
+        page.evaluate(HIDE)
+    view = alice.request.get(f"/api/games/{game_id}").json()
+    mover, other = (alice, bob) if view["to_act"] in view["you"] else (bob, alice)
+    plain = other.title()
+    set_hidden(other, True)
+    assert other.title() == plain and other.evaluate("() => window.__notes") == []  # not their turn
+    set_hidden(mover, False)
+    assert not mover.title().startswith("(your turn)")  # visible: no badge, no notification
+    assert mover.evaluate("() => window.__notes") == []
+    while (view := mover.request.get(f"/api/games/{game_id}").json())["to_act"] in view["you"]:
+        assert mover.request.post(f"/api/games/{game_id}/act", data={"n": view["n"], **next_intent(view)}).ok
+    other.wait_for_function("() => document.title.startsWith('(your turn)')")
+    assert "favicon-turn" in (other.locator('link[rel="icon"]').get_attribute("href") or "")
+    assert other.evaluate("() => window.__notes") == ["Your turn"]
+    set_hidden(other, False)
+    assert other.title() == plain
+    assert "favicon-turn" not in (other.locator('link[rel="icon"]').get_attribute("href") or "")
+    set_hidden(other, True)
+    assert other.evaluate("() => window.__notes") == ["Your turn"]  # the same turn: one notification

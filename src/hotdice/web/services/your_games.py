@@ -11,7 +11,7 @@ revealed has ended unfinished: it is in neither list.
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import or_, select
@@ -46,6 +46,11 @@ def _seats_of(row: WebGame, player_id: str) -> list[int]:
     return [i for i, s in enumerate(seats) if s["kind"] == "human" and (s.get("player") or row.owner_id) == player_id]
 
 
+def _aware(at: datetime) -> datetime:
+    """A stored time with its zone: UTC, which SQLite gives back without it."""
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+
+
 def _entry(row: WebGame, record: dict[str, Any], player_id: str) -> dict[str, Any]:
     seats = _seats_of(row, player_id)
     scores = record["result"]["scores"]
@@ -61,7 +66,7 @@ def _entry(row: WebGame, record: dict[str, Any], player_id: str) -> dict[str, An
         "day": row.day.isoformat() if row.day else None,
         "challenge": row.challenge_code,
         "table": row.table_code,
-        "updated_at": row.updated_at,
+        "updated_at": _aware(row.updated_at),
     }
 
 

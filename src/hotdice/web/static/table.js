@@ -333,6 +333,8 @@
   function render() {
     root.dataset.n = String(view.n); // the action number shown (scripts and tests can wait for it)
     root.dataset.phase = view.outcome ? "over" : view.phase;
+    root.dataset.yourTurn = !view.outcome && view.you.includes(view.to_act) ? "1" : "0"; // turn_signal.js
+    root.dataset.turn = `${view.to_act}:${view.players.map((p) => p.turns).join(",")}`; // which turn it is
     renderScores();
     renderTurnLine();
     renderDice();
