@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.web.test_web_browser import Open
+from tests.web.test_web_browser import DESKTOP, PHONE, Open
+from tests.web.test_web_phone import problems
 from tests.web_support import next_intent
 
 pytestmark = pytest.mark.slow
@@ -113,3 +114,33 @@ def test_a_hidden_tab_shows_your_turn_in_its_title_and_icon_and_notifies_once_a_
     assert "favicon-turn" not in (other.locator('link[rel="icon"]').get_attribute("href") or "")
     set_hidden(other, True)
     assert other.evaluate("() => window.__notes") == ["Your turn"]  # the same turn: one notification
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_new_parts_fit_and_pass_axe_in_both_languages(open_page: Open, viewport: dict[str, int]) -> None:
+    page = open_page("axe", viewport=viewport)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto("/")
+    versus = page.request.post("/api/games", data={"mode": "versus", "level": "easy",
+                                                   "rules": "farkle,target=1000"}).json()
+    play_out(page, versus["id"])
+    page.request.post("/api/games", data={"mode": "solo"})
+    play_out(page, page.request.post("/api/daily").json()["id"])
+    code = page.request.post("/api/tables", data={}).json()["code"]
+    found: list[str] = []
+    for lang in ("fr", "en"):
+        page.goto(f"/lang/{lang}?next=/")
+        expect(page.locator("#your-games")).to_be_visible()
+        found += problems(page, f"{lang} home")
+        page.goto("/daily")
+        page.locator("[data-share-plain]").click()
+        expect(page.locator(".share-text")).to_be_visible()
+        found += problems(page, f"{lang} daily shared")
+        page.goto("/stats")
+        found += problems(page, f"{lang} stats")
+        page.goto(f"/play/{versus['id']}")
+        expect(page.locator("#again")).to_be_visible()
+        found += problems(page, f"{lang} over")
+        page.goto(f"/t/{code}")
+        found += problems(page, f"{lang} lobby")
+    assert found == []
