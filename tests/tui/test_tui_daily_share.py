@@ -1,5 +1,6 @@
-"""The terminal prints the daily's share text after the official attempt (its plain form, with the streak; no
-par or rank: the terminal has neither), at 80×24, and not after a later, unofficial attempt."""
+"""The terminal: the daily's share text after the official attempt (its plain form, with the streak; no
+par or rank: the terminal has neither), at 80×24, and not after a later, unofficial attempt; play again as a
+rematch, the first seat passed round the table."""
 
 from __future__ import annotations
 
@@ -27,5 +28,26 @@ def test_the_official_daily_ends_with_its_share_text() -> None:
             await press(pilot, "enter")  # again: unofficial, no share text
             await play_to_the_end(pilot, threshold=50)
             assert "hotdice daily" not in screen_text(app)
+
+    asyncio.run(run())
+
+
+def test_play_again_passes_the_first_seat_to_the_next_player() -> None:
+    async def run() -> None:
+        app = make_app("farkle,target=500")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "together")
+            names = app.screen.query_one("#names")
+            names.value = ""
+            await pilot.press(*"Ann, Bob, Cy", "enter")
+            await settle(pilot)
+            firsts = [table(app).session.game.first]
+            for _ in range(3):
+                await play_to_the_end(pilot, threshold=300)
+                await press(pilot, "enter")  # play again: the rematch
+                firsts.append(table(app).session.game.first)
+            assert firsts == [0, 1, 2, 0]
+            assert table(app).session.game.players == ("Ann", "Bob", "Cy")
 
     asyncio.run(run())

@@ -210,12 +210,13 @@ class HotDiceApp(App[None]):
             # A player who chose the computer's name, in either words, leaves it "Computer 2".
             taken = name.casefold() in ("computer", self.t("player.computer").casefold())
             computer = DefaultName("computer", 2 if taken else None)
-            setup = versus(rules, name, computer.english(), dice=dice)
+            setup = versus(rules, name, computer.english(), computer_starts=kind.first == 1, dice=dice)
             defaults = (own, computer)
         elif mode is Mode.TOGETHER:
-            setup, defaults = together(rules, kind.names, hold_roll_off=kind.roll_off, dice=dice), kind.defaults
+            setup = together(rules, kind.names, hold_roll_off=kind.roll_off, dice=dice, first=kind.first)
+            defaults = kind.defaults
         elif mode is Mode.PAD:
-            return pad(rules, kind.names), kind.defaults
+            return pad(rules, kind.names, first=kind.first), kind.defaults
         elif mode is Mode.DAILY:
             return daily(name, now=self.now), defaults
         elif mode is Mode.CHALLENGE:

@@ -21,10 +21,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from hotdice.game.dice import SecureDice
-from hotdice.game.engine import Game
 from hotdice.game.rules import Rules
-from hotdice.play.modes import Mode, Setup, pad, race, shown_rules, solo, versus
+from hotdice.play.modes import Mode, Setup, pad, race, shown_rules, solo, together, versus
 from hotdice.store.web_models import WebChallenge, WebGame, WebPlayer
 from hotdice.web.db import hold
 from hotdice.web.errors import Conflict, Forbidden
@@ -49,8 +47,8 @@ def _setup(mode: str, rules: Rules, names: list[str], first: int) -> Setup:
             return versus(rules, names[0], names[1], computer_starts=first == 1)
         case Mode.PAD:
             return pad(rules, names, first=first)
-        case _:  # together
-            return Setup(Mode.TOGETHER, Game(rules, tuple(names), first=first), SecureDice())
+        case _:
+            return together(rules, names, first=first)
 
 
 def _made(session: Session, row: WebGame, player: WebPlayer) -> dict[str, Any]:
