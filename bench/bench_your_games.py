@@ -27,10 +27,10 @@ sys.path.insert(0, str(ROOT))
 
 def main() -> None:
     from fastapi.testclient import TestClient
+    from tests.web.test_web_api import new_game, play_out
 
     from hotdice.store.web_models import WebGame
     from hotdice.web import Settings, create_app
-    from tests.web.test_web_api import new_game, play_out
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--database-url", default=None)

@@ -144,3 +144,21 @@ def test_the_new_parts_fit_and_pass_axe_in_both_languages(open_page: Open, viewp
         page.goto(f"/t/{code}")
         found += problems(page, f"{lang} lobby")
     assert found == []
+
+
+def test_the_installed_apps_icon_counts_the_games_waiting(open_page: Open) -> None:
+    page = open_page("badge")
+    page.context.add_init_script("""
+      window.__badges = [];
+      navigator.setAppBadge = async (n) => { window.__badges.push(n); };
+      navigator.clearAppBadge = async () => { window.__badges.push(0); };
+    """)
+    page.goto("/")
+    made = page.request.post("/api/games", data={"mode": "solo"}).json()
+    page.goto("/")
+    expect(page.locator("#your-games h3").first).to_contain_text("1")  # today's daily waits
+    assert page.evaluate("() => window.__badges") == [1]
+    play_out(page, page.request.post("/api/daily").json()["id"])
+    page.goto("/")
+    assert page.evaluate("() => window.__badges") == [0]
+    assert made["id"] in page.locator("#games-in-progress").inner_html()
