@@ -17,6 +17,6 @@ router = APIRouter(prefix="/api/stats", tags=["stats"], responses=EDGE)
 def stats(session: SessionDep, visitor: VisitorDep) -> dict[str, Any]:
     found = player_stats(session, visitor)
     if found is None:
-        return {"games": 0, "daily_streak": 0, "best_daily_streak": 0}
+        return {"games": 0}
     scores = {mode: [score for _, score in points] for mode, points in found.scores.items()}
     return {**found.stats.to_json(), "scores": scores}
