@@ -66,3 +66,5 @@ def stats_command(ctx: typer.Context, as_json: JsonOption = False) -> None:
         for d in stats.dailies:
             daily.add_row(t.date(d.day), str(d.score), t("cli.stats.yes") if d.official else t("cli.stats.no"))
         out.print(daily)
+        days = t.plural("cli.stats.daily_streak_days", stats.daily_streak)
+        out.print(t("cli.stats.daily_streaks", days=days, best=stats.best_daily_streak))

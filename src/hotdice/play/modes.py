@@ -161,14 +161,15 @@ def versus(
 
 
 def together(
-    rules: Rules, names: Sequence[str], *, hold_roll_off: bool = False, dice: DiceSource | None = None
+    rules: Rules, names: Sequence[str], *, hold_roll_off: bool = False, dice: DiceSource | None = None, first: int = 0
 ) -> Setup:
-    """Two to eight people passing one device; with ``hold_roll_off`` everyone rolls a die for who starts."""
+    """Two to eight people passing one device; with ``hold_roll_off`` everyone rolls a die for who starts, else
+    ``first`` starts (a rematch: the seat after the one that started)."""
     if not 2 <= len(names) <= MAX_PLAYERS:
         raise Refused(Refusal(Code.TOGETHER_COUNT, {"max": MAX_PLAYERS, "players": len(names)}))
     dice = dice if dice is not None else SecureDice()
     off = roll_off(len(names), dice) if hold_roll_off else None
-    game = Game(rules, clean_names(names), first=off.first if off is not None else 0)
+    game = Game(rules, clean_names(names), first=off.first if off is not None else first)
     return Setup(Mode.TOGETHER, game, dice, roll_off=off)
 
 

@@ -30,6 +30,7 @@ from hotdice.game.engine import EventKind, Game, Termination
 from hotdice.game.rules import Rules
 from hotdice.play.modes import TEN_TURNS, Mode
 from hotdice.store import NAME_LENGTH, GameResult, RollCount, Store
+from hotdice.store.daily_streak import daily_streaks
 
 __all__ = [
     "MODES",
@@ -213,6 +214,8 @@ class Stats:
     current_win_streak: int
     longest_farkle_free_run: int  # turns in a row without a farkle
     dailies: tuple[DailyResult, ...]
+    daily_streak: int = 0  # consecutive UTC days with a finished official daily, up to today or yesterday
+    best_daily_streak: int = 0
 
     def to_json(self) -> dict[str, Any]:
         def tallies(by: dict[str, Tally]) -> list[dict[str, Any]]:
@@ -242,12 +245,15 @@ class Stats:
             "current_win_streak": self.current_win_streak,
             "longest_farkle_free_run": self.longest_farkle_free_run,
             "dailies": [{"day": d.day.isoformat(), "score": d.score, "official": d.official} for d in self.dailies],
+            "daily_streak": self.daily_streak,
+            "best_daily_streak": self.best_daily_streak,
         }
 
 
-def statistics(session_or_store: Session | Store, owner: str | None = None) -> Stats:
+def statistics(session_or_store: Session | Store, owner: str | None = None, today: date | None = None) -> Stats:
     """Every figure over the games recorded so far (only ``owner``'s when given: "" is this device's
-    terminal player, a web player is known by their device token)."""
+    terminal player, a web player is known by their device token); ``today`` (UTC, by default the clock's)
+    is the day the daily streak runs up to."""
     query = select(GameResult).options(selectinload(GameResult.rolls)).order_by(GameResult.id)
     if owner is not None:
         query = query.where(GameResult.owner == owner)
@@ -258,6 +264,9 @@ def statistics(session_or_store: Session | Store, owner: str | None = None) -> S
         games = list(session_or_store.scalars(query))
     counted = [g for g in games if g.official]
     longest_streak, current_streak = _streaks([g.won for g in counted if g.players > 1])
+    daily_streak, best_daily_streak = daily_streaks(
+        (g.official_day for g in games if g.official_day is not None), today or datetime.now(UTC).date()
+    )
     return Stats(
         games=len(games),
         by_mode=_tallies(games, lambda g: g.mode),
@@ -280,6 +289,8 @@ def statistics(session_or_store: Session | Store, owner: str | None = None) -> S
             for g in sorted(games, key=lambda g: (g.day or date.min, g.id))
             if g.day is not None
         ),
+        daily_streak=daily_streak,
+        best_daily_streak=best_daily_streak,
     )
 
 

@@ -210,12 +210,13 @@ class HotDiceApp(App[None]):
             # A player who chose the computer's name, in either words, leaves it "Computer 2".
             taken = name.casefold() in ("computer", self.t("player.computer").casefold())
             computer = DefaultName("computer", 2 if taken else None)
-            setup = versus(rules, name, computer.english(), dice=dice)
+            setup = versus(rules, name, computer.english(), computer_starts=kind.first == 1, dice=dice)
             defaults = (own, computer)
         elif mode is Mode.TOGETHER:
-            setup, defaults = together(rules, kind.names, hold_roll_off=kind.roll_off, dice=dice), kind.defaults
+            setup = together(rules, kind.names, hold_roll_off=kind.roll_off, dice=dice, first=kind.first)
+            defaults = kind.defaults
         elif mode is Mode.PAD:
-            return pad(rules, kind.names), kind.defaults
+            return pad(rules, kind.names, first=kind.first), kind.defaults
         elif mode is Mode.DAILY:
             return daily(name, now=self.now), defaults
         elif mode is Mode.CHALLENGE:
@@ -300,6 +301,20 @@ class HotDiceApp(App[None]):
             self.last_record_note = self.t("over.not_recorded", error=exc)
             return
         self.last_record_note = self.t("over.recorded" if result.official else "over.unofficial")
+        if result.official and result.day is not None:
+            self.last_record_note += "\n\n" + self._daily_share(session, result.day)
+
+    def _daily_share(self, session: Session, day: date) -> str:
+        """The share text of the official daily just recorded, as the web gives it (no par or rank here), in its
+        plain form: every terminal shows ASCII."""
+        from hotdice.play.daily_share import DailyShare, turn_marks
+        from hotdice.store import Store
+        from hotdice.store.stats import statistics
+
+        with Store() as store:
+            streak = statistics(store, owner="", today=daily_day(self.now)).daily_streak
+        shared = DailyShare(day.isoformat(), session.game.scores[0], None, None, None, streak, turn_marks(session.game))
+        return shared.plain(self.t)
 
     def action_help_quit(self) -> None:
         """Ctrl+C (which Textual does not quit on) says how to quit, in the player's language."""

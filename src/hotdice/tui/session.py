@@ -67,6 +67,7 @@ class GameKind:
     roll_off: bool = False  # play together: roll a die for who starts
     code: str | None = None  # friend challenge
     defaults: tuple[DefaultName | None, ...] = ()  # per name: the default it is (worded when shown), or None
+    first: int = 0  # who starts, without a roll-off: another like a finished game passes the first seat on
 
     @property
     def slot(self) -> str:
@@ -191,7 +192,9 @@ class Session:
         names = self.game.players if self.mode in (Mode.TOGETHER, Mode.PAD) else ()
         code = None if self.setup.challenge is None else self.setup.challenge.code
         defaults = self.defaults if names else ()
-        return GameKind(self.mode, self.level, tuple(names), self.setup.roll_off is not None, code, defaults)
+        roll_off = self.setup.roll_off is not None
+        first = 0 if roll_off else (self.game.first + 1) % len(self.game.players)  # the rematch: the next starts
+        return GameKind(self.mode, self.level, tuple(names), roll_off, code, defaults, first)
 
     def default(self, seat: int) -> DefaultName | None:
         """The default name of ``seat``, or None: its name was chosen."""

@@ -67,7 +67,8 @@ def stats_view(t: Translator, stats: Stats) -> RenderableType:
         daily = _table(t, "stats.dailies", "stats.col.day", "stats.col.score", "stats.col.official")
         for d in stats.dailies:
             daily.add_row(t.date(d.day), t.number(d.score), t("stats.yes" if d.official else "stats.no"))
-        parts += [Text(""), daily]
+        days = t.plural("daily.streak_days", stats.daily_streak)
+        parts += [Text(""), daily, Text(t("daily.streak", days=days, best=stats.best_daily_streak))]
     return Group(*parts)
 
 

@@ -17,9 +17,14 @@ from hotdice.web.routes import (
     tables,
     training,
 )
+from hotdice.web.routes.daily_share import router as daily_share
+from hotdice.web.routes.rematch import router as rematch
+from hotdice.web.routes.your_games import router as your_games
 
 __all__ = ["router"]
 
 router = APIRouter()
 for module in (pages, players, games, daily, challenges, tables, bots, stats, training, site, live, health):
     router.include_router(module.router)
+for come_back in (daily_share, your_games, rematch):  # issue 25: the reasons to come back
+    router.include_router(come_back)

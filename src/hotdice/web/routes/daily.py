@@ -29,12 +29,13 @@ def start(player: PlayerDep, session: SessionDep, settings: SettingsDep) -> dict
 def today(session: SessionDep, settings: SettingsDep, visitor: VisitorDep,
           day: Annotated[str | None, Query(max_length=10)] = None) -> dict[str, Any]:
     """Today's daily; ``day``: a past day's (its leaderboard as ranked once its key was revealed)."""
-    data = daily.page(session, settings, visitor, day=None if day is None else _day(day))
+    data = daily.page(session, settings, visitor, day=None if day is None else parse_day(day))
     session.commit()
     return data
 
 
-def _day(day: str) -> date:
+def parse_day(day: str) -> date:
+    """A day of the address (YYYY-MM-DD), or a 400 that says why."""
     try:
         wanted = date.fromisoformat(day) if _DAY.fullmatch(day) else None
     except ValueError:
@@ -49,6 +50,6 @@ def day_key(
     day: Annotated[str, Path(max_length=10)], session: SessionDep, settings: SettingsDep
 ) -> dict[str, Any]:
     """The day's commitment (SHA-256 of its dice key) from the day it opens; its key once the day is over."""
-    found = daily.day_key(session, settings, _day(day))
+    found = daily.day_key(session, settings, parse_day(day))
     session.commit()  # the server key, made on first use
     return found

@@ -25,8 +25,9 @@ from hotdice.web.deps import SessionDep, SettingsDep, TranslatorDep, VisitorDep
 from hotdice.web.errors import WebError
 from hotdice.web.i18n import COOKIE, LANGUAGES, Translator, pick_language, seat_name
 from hotdice.web.schemas import Code
-from hotdice.web.services import challenges, daily, games, tables
+from hotdice.web.services import challenges, daily, daily_share, games, tables
 from hotdice.web.services.stats import player_stats
+from hotdice.web.services.your_games import your_games
 from hotdice.web.words import how_it_goes
 
 __all__ = ["render", "render_error", "router"]
@@ -65,12 +66,14 @@ def _name(visitor: WebPlayer | None) -> str:
 
 
 @router.get("/", response_class=HTMLResponse)
-def home(request: Request, t: TranslatorDep, visitor: VisitorDep) -> HTMLResponse:
+def home(request: Request, t: TranslatorDep, session: SessionDep, visitor: VisitorDep) -> HTMLResponse:
     rules = Rules.parse(visitor.rules if visitor is not None else "farkle")
     # Hard's choice to wait for its exact play is offered where it would wait: its table is not at hand yet.
     hard_unsolved = affordable(rules) and not solved(rules)
     return render(request, t, "home.html", name=_name(visitor), rules=str(rules), target=rules.target,
-                  day=daily_day(clock.now()).isoformat(), presets=VARIANTS, hard_unsolved=hard_unsolved)
+                  day=daily_day(clock.now()).isoformat(), presets=VARIANTS, hard_unsolved=hard_unsolved,
+                  yours=your_games(session, visitor, limit=5) if visitor is not None else None,
+                  streak=daily_share.streaks(session, visitor))
 
 
 @router.get("/play/{game_id}", response_class=HTMLResponse)
@@ -93,7 +96,7 @@ def daily_page(
 ) -> HTMLResponse:
     data = daily.page(session, settings, visitor)
     session.commit()  # par, computed once
-    return render(request, t, "daily.html", daily=data)
+    return render(request, t, "daily.html", daily=data, streak=daily_share.streaks(session, visitor))
 
 
 @router.get("/c/{code}", response_class=HTMLResponse)

@@ -10,9 +10,11 @@ from sqlalchemy.orm import Session
 
 from hotdice.analysis.odds import roll_odds
 from hotdice.game.rules import Rules
+from hotdice.play.daily import daily_day
 from hotdice.store import GameResult
 from hotdice.store.stats import FarkleRate, Stats, statistics
 from hotdice.store.web_models import WebPlayer
+from hotdice.web import clock
 from hotdice.web.charts import Bar
 from hotdice.web.db import as_owner
 
@@ -44,7 +46,7 @@ def player_stats(session: Session, player: WebPlayer | None) -> PlayerStats | No
     if player is None:
         return None
     with as_owner(session, player.id):
-        stats = statistics(session)
+        stats = statistics(session, today=daily_day(clock.now()))
         rows = session.execute(select(GameResult.mode, GameResult.score).order_by(GameResult.id)).all()
     scores: dict[str, list[tuple[int, int]]] = {}
     for number, (mode, score) in enumerate(rows, start=1):

@@ -75,8 +75,9 @@ def _held(session: Session, code: str) -> WebTable:
     return find(session, code)
 
 
-def join(session: Session, code: str, player: WebPlayer, name: str | None = None) -> WebTable:
-    """Take a seat (again: rejoining keeps one's seat) while the host has not started."""
+def join(session: Session, code: str, player: WebPlayer, name: str | None = None, *, unnamed: bool = False) -> WebTable:
+    """Take a seat (again: rejoining keeps one's seat) while the host has not started; ``unnamed``: for one who
+    chose no name, "Player n" by the seat (the table keeps one seat without a name: its host's)."""
     table = _held(session, code)
     seats = _seats(session, table.code)
     if any(s.player_id == player.id for s in seats):
@@ -85,7 +86,8 @@ def join(session: Session, code: str, player: WebPlayer, name: str | None = None
         raise Conflict.said("error.table_started")
     if len(seats) >= MAX_PLAYERS:
         raise Conflict.said("error.table_full", max=MAX_PLAYERS)
-    seated = clean_name(name if name is not None else player.name)
+    seated = DefaultName("player", len(seats) + 1).english() if unnamed else clean_name(
+        name if name is not None else player.name)
     if read_as(seated) in {read_as(shown) for s in seats for shown in _shown(s)}:
         raise Conflict.said("error.name_taken", name=seated)
     session.add(WebTableSeat(table_code=table.code, seat=len(seats), player_id=player.id, name=seated))

@@ -18,6 +18,7 @@
   let stepTimer = 0;
   let quietUntil = 0; // a moment is on screen until then: the computer waits for it
   let hint = null;
+  let rematchOffered = false; // another player of this online table asked for a rematch: "Join the rematch"
   let pad = null; // the score pad's roll being typed: {intent, count, faces}
 
   const storeKey = () => `hotdice:${view.id}:${view.n}`;
@@ -279,8 +280,10 @@
       buttons.push(`<a class="button primary" href="/daily">${escapeHTML(t("over.leaderboard"))}</a>`);
     } else if (view.mode === "challenge") {
       buttons.push(`<a class="button primary" href="/c/${view.challenge}/results">${escapeHTML(t("over.results"))}</a>`);
-    } else if (view.mode !== "online") {
-      buttons.push(`<button type="button" class="button primary" id="again">${escapeHTML(t("over.again"))}</button>`);
+      buttons.push(`<button type="button" class="button" id="again">${escapeHTML(t("over.challenge_back"))}</button>`);
+    } else {
+      const label = rematchOffered ? "over.rematch_offered" : view.mode === "online" ? "over.rematch" : "over.again";
+      buttons.push(`<button type="button" class="button primary" id="again">${escapeHTML(t(label))}</button>`);
     }
     // The record, to check with `hotdice verify` (its dice key is in it once revealed).
     buttons.push(`<a class="button" id="record" href="/api/games/${encodeURIComponent(view.id)}/record" download="hotdice-${escapeHTML(view.id)}.json">${escapeHTML(t("over.record"))}</a>`);
@@ -294,23 +297,23 @@
     over.hidden = false;
   }
 
+  /* The rematch (POST /api/games/{id}/rematch): the same players and rules, the next player first; made once,
+     so a second tap, or another player's, is answered 409 with the same one, where it goes too. */
   async function playAgain() {
-    const humans = view.players.map((p, i) => [p, view.seats[i]]).filter(([, s]) => !s.computer)
-      .map(([p, s]) => (s.default ? null : p.name));
-    const computer = view.seats.find((s) => s.computer);
-    const body = { mode: view.mode, names: humans, roll_off: view.roll_off !== null };
-    if (computer) Object.assign(body, { level: computer.computer, wait: computer.wait });
     try {
-      const made = await api("POST", "/api/games", body);
+      const made = await api("POST", `/api/games/${encodeURIComponent(view.id)}/rematch`);
       window.location.assign(made.url);
     } catch (err) {
-      toast(err.message, true);
+      if (err.body && err.body.rematch) window.location.assign(err.body.rematch.url);
+      else toast(err.message, true);
     }
   }
 
   function render() {
     root.dataset.n = String(view.n); // the action number shown (scripts and tests can wait for it)
     root.dataset.phase = view.outcome ? "over" : view.phase;
+    root.dataset.yourTurn = !view.outcome && view.you.includes(view.to_act) ? "1" : "0"; // turn_signal.js
+    root.dataset.turn = `${view.to_act}:${view.players.map((p) => p.turns).join(",")}`; // which turn it is
     renderScores();
     renderTurnLine();
     renderDice();
@@ -641,6 +644,7 @@
         const data = JSON.parse(event.data);
         if (data.type === "game") { delay = 500; told = false; }
         if (data.type === "game" && !sending) update(data.view);
+        if (data.type === "rematch") { rematchOffered = true; renderOver(); } // another player asked for it
         // too many screens or requests: the server's refusal, worded in this page's language; it closes next
         if (data.type === "refused" && !told) { told = true; toast(new ApiError(1008, data).message, true); }
       });

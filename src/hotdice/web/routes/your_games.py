@@ -1,0 +1,54 @@
+"""Your games: what waits for you, what you have under way, what you finished (``GET /api/me/games``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel
+
+from hotdice.web.deps import SessionDep, VisitorDep
+from hotdice.web.schemas import EDGE
+from hotdice.web.services.your_games import your_games
+
+router = APIRouter(prefix="/api/me", tags=["players"], responses=EDGE)
+
+
+class YourGame(BaseModel):
+    """One game of yours, as a list shows it."""
+
+    id: str
+    url: str  # where to resume or see it: the game's page, or its online table's
+    mode: str  # a hotdice.play.modes.Mode value, or "online"
+    rules: str  # the rules string as chosen
+    players: int
+    you: list[int]  # the seats you play
+    score: int  # your (first) seat's score
+    scores: list[int]  # every seat's
+    day: str | None  # a daily's day
+    challenge: str | None  # a friend challenge's code
+    table: str | None  # an online table's code
+    updated_at: datetime
+    your_turn: bool
+    result: Literal["won", "lost"] | None  # a finished game with someone to beat; None otherwise
+
+
+class YourGames(BaseModel):
+    """``waiting``: online tables where it is your turn; ``in_progress``: the other unfinished games (the latest
+    50); ``finished``: a page of finished games, the latest first (``next_offset``: the next page's offset, None
+    at the end); ``daily_to_play``: today's day (UTC) while your official daily attempt is not made."""
+
+    waiting: list[YourGame]
+    in_progress: list[YourGame]
+    finished: list[YourGame]
+    daily_to_play: str | None
+    next_offset: int | None
+
+
+@router.get("/games", response_model=YourGames)
+def games(session: SessionDep, visitor: VisitorDep,
+          offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+          limit: Annotated[int, Query(ge=1, le=100)] = 20) -> dict[str, Any]:
+    """Your games, in three lists; the finished ones paged by ``offset`` and ``limit``."""
+    return your_games(session, visitor, offset, limit)

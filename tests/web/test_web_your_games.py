@@ -1,0 +1,109 @@
+"""Your games over HTTP on a real SQLite file: what waits for you, what is under way, what is finished (paged),
+checked against the games' own views; the home page lists them, and says nothing of empty lists."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime, timedelta
+
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from hotdice.store.web_models import WebGame
+from tests.web.come_back import app
+from tests.web.test_web_api import act, new_game, play_out
+from tests.web_support import next_intent
+
+__all__ = ["app"]
+
+
+def ids(listed: list[dict[str, object]]) -> list[object]:
+    return [g["id"] for g in listed]
+
+
+def test_a_new_visitor_has_no_lists_and_the_home_page_says_nothing_of_them(app: FastAPI) -> None:
+    visitor = TestClient(app)
+    found = visitor.get("/api/me/games").json()
+    assert found == {"waiting": [], "in_progress": [], "finished": [], "next_offset": None,
+                     "daily_to_play": datetime.now(UTC).date().isoformat()}
+    assert 'id="your-games"' not in visitor.get("/").text
+
+
+def test_in_progress_then_finished_with_the_result_of_the_game(app: FastAPI) -> None:
+    alice = TestClient(app)
+    solo = new_game(alice, mode="solo")
+    versus = new_game(alice, mode="versus", level="easy")
+    found = alice.get("/api/me/games").json()
+    assert set(ids(found["in_progress"])) == {solo["id"], versus["id"]} and found["finished"] == []
+    assert all(not g["your_turn"] or g["mode"] != "online" for g in found["in_progress"])
+    done = play_out(alice, versus)
+    found = alice.get("/api/me/games").json()
+    assert ids(found["in_progress"]) == [solo["id"]] and ids(found["finished"]) == [versus["id"]]
+    entry = found["finished"][0]
+    scores = [p["score"] for p in done["players"]]
+    assert entry["scores"] == scores and entry["score"] == scores[0]
+    assert entry["result"] == ("won" if scores[0] == max(scores) else "lost")
+    assert entry["url"] == f"/play/{versus['id']}"
+    play_out(alice, solo)
+    assert alice.get("/api/me/games").json()["finished"][0]["result"] is None  # nobody to beat
+    home = alice.get("/").text
+    assert 'id="games-finished"' in home and 'id="games-in-progress"' not in home
+    assert versus["id"] in home and "Today’s daily game: not played yet" in home
+
+
+def test_an_online_table_waits_for_the_player_whose_turn_it_is(app: FastAPI) -> None:
+    with TestClient(app) as alice, TestClient(app) as bob:
+        code = alice.post("/api/tables", json={}).json()["code"]
+        bob.post(f"/api/tables/{code}/join", json={"name": "Bob"})
+        game_id = alice.post(f"/api/tables/{code}/start").json()["game"]
+        view = alice.get(f"/api/games/{game_id}").json()
+        mover, other = (alice, bob) if view["to_act"] in view["you"] else (bob, alice)
+        assert ids(mover.get("/api/me/games").json()["waiting"]) == [game_id]
+        assert ids(other.get("/api/me/games").json()["in_progress"]) == [game_id]
+        assert mover.get("/api/me/games").json()["waiting"][0]["url"] == f"/t/{code}"
+        view = mover.get(f"/api/games/{game_id}").json()
+        while view["to_act"] in view["you"]:
+            view = act(mover, view, next_intent(view))["game"]
+        assert ids(other.get("/api/me/games").json()["waiting"]) == [game_id]
+        assert mover.get("/api/me/games").json()["waiting"] == []
+
+
+def test_the_finished_games_come_a_page_at_a_time_latest_first(app: FastAPI) -> None:
+    alice = TestClient(app)
+    first = play_out(alice, new_game(alice, mode="versus", level="easy"))
+    with app.state.db.session() as session:
+        row = session.get(WebGame, first["id"])
+        assert row is not None
+        start = datetime.now(UTC)
+        for n in range(44):
+            session.add(WebGame(id=secrets.token_urlsafe(12), mode=row.mode, owner_id=row.owner_id,
+                                record=row.record, action=row.action, seats=row.seats, over=True, score=row.score,
+                                turns=row.turns, updated_at=start + timedelta(seconds=n)))
+        session.commit()
+        expected = list(session.scalars(select(WebGame.id).order_by(WebGame.updated_at.desc(), WebGame.id)))
+    seen, offset = [], 0
+    while offset is not None:
+        page = alice.get("/api/me/games", params={"offset": offset, "limit": 20}).json()
+        assert len(page["finished"]) <= 20
+        seen += ids(page["finished"])
+        offset = page["next_offset"]
+    assert seen == expected and len(seen) == 45
+    assert alice.get("/api/me/games", params={"limit": 0}).status_code == 422
+    assert alice.get("/api/me/games", params={"limit": 101}).status_code == 422
+
+
+def test_the_daily_waits_until_the_official_attempt_is_made(app: FastAPI) -> None:
+    alice = TestClient(app)
+    new_game(alice, mode="solo")
+    assert alice.get("/api/me/games").json()["daily_to_play"] is not None
+    alice.post("/api/daily")
+    assert alice.get("/api/me/games").json()["daily_to_play"] is None
+
+
+def test_the_schema_documents_the_lists(app: FastAPI) -> None:
+    schema = TestClient(app).get("/api/openapi.json").json()
+    answer = schema["paths"]["/api/me/games"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert answer == {"$ref": "#/components/schemas/YourGames"}
+    assert set(schema["components"]["schemas"]["YourGames"]["properties"]) == {
+        "waiting", "in_progress", "finished", "daily_to_play", "next_offset"}
