@@ -45,11 +45,14 @@ def test_in_progress_then_finished_with_the_result_of_the_game(app: FastAPI) -> 
     assert entry["scores"] == scores and entry["score"] == scores[0]
     assert entry["result"] == ("won" if scores[0] == max(scores) else "lost")
     assert entry["url"] == f"/play/{versus['id']}"
+    assert entry["review_url"] == f"/review/{versus['id']}" and found["in_progress"][0]["review_url"] is None
+    assert alice.get(entry["review_url"]).status_code == 200
     play_out(alice, solo)
     assert alice.get("/api/me/games").json()["finished"][0]["result"] is None  # nobody to beat
     home = alice.get("/").text
     assert 'id="games-finished"' in home and 'id="games-in-progress"' not in home
     assert versus["id"] in home and "Today’s daily game: not played yet" in home
+    assert f'href="/review/{versus["id"]}"' in home and f'href="/review/{solo["id"]}"' in home
 
 
 def test_an_online_table_waits_for_the_player_whose_turn_it_is(app: FastAPI) -> None:

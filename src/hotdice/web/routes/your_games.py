@@ -32,6 +32,7 @@ class YourGame(BaseModel):
     updated_at: datetime
     your_turn: bool
     result: Literal["won", "lost"] | None  # a finished game with someone to beat; None otherwise
+    review_url: str | None  # a finished game's review (/review/{id}); None while it is under way
 
 
 class YourGames(BaseModel):

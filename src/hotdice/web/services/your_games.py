@@ -66,6 +66,7 @@ def _entry(row: WebGame, record: dict[str, Any], player_id: str) -> dict[str, An
         "challenge": row.challenge_code,
         "table": row.table_code,
         "updated_at": _aware(row.updated_at),
+        "review_url": f"/review/{row.id}" if row.over else None,
     }
 
 
