@@ -1,0 +1,85 @@
+"""The vector ten-turn solo plays the very games of ``hotdice/Solo-v0``: N plain environments stepped by
+Gymnasium's own ``SyncVectorEnv`` (each through the engine), seeded alike, see the same observations, masks,
+rewards, terminations and autoresets, step by step, under random legal (and some illegal) actions."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+
+import hotdice.env  # noqa: F401 (registers the Gymnasium environments)
+from hotdice.env.one_player import SoloEnv
+from hotdice.env.vector import SoloVectorEnv
+
+
+def same(vec: dict[str, np.ndarray], sync: dict[str, np.ndarray]) -> None:
+    np.testing.assert_array_equal(vec["observation"], sync["observation"])
+    np.testing.assert_array_equal(vec["action_mask"], sync["action_mask"])
+
+
+@pytest.mark.parametrize(("rules", "steps"), [
+    ("farkle", 1500),
+    ("5000", 600),  # five dice, an entry below which a bank is lost, hot dice must be rolled
+    ("5000-fr", 600),  # an exact target, set_aside=all, five 1s win (lifted in ten turns)
+    ("5000-fr-6", 600),  # validation of triples, a minimum bank
+    ("5000-fr,three_farkles=500,rule_4900=yes", 800),  # a penalty read at the score; the 4900 rule lifted
+])
+def test_the_vector_env_plays_the_plain_envs_games(rules: str, steps: int) -> None:
+    n = 8
+    vec = gymnasium.make_vec("hotdice/Solo-v0", num_envs=n, vectorization_mode="vector_entry_point", rules=rules)
+    assert isinstance(vec, SoloVectorEnv)
+    sync = gymnasium.vector.SyncVectorEnv([lambda: SoloEnv(rules)] * n)
+    obs_v, _ = vec.reset(seed=11)
+    obs_s, _ = sync.reset(seed=11)
+    same(obs_v, obs_s)
+    rng = np.random.default_rng(5)
+    ended = penalties = illegal = 0
+    for _ in range(steps):
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in obs_s["action_mask"]])
+        wrong = rng.random(n) < 0.002  # now and then an action outside the mask
+        actions[wrong] = [int(np.flatnonzero(m == 0)[0]) for m in obs_s["action_mask"][wrong]]
+        obs_v, rew_v, term_v, trunc_v, info_v = vec.step(actions)
+        obs_s, rew_s, term_s, trunc_s, info_s = sync.step(actions)
+        same(obs_v, obs_s)
+        np.testing.assert_array_equal(rew_v, rew_s)
+        np.testing.assert_array_equal(term_v, term_s)
+        np.testing.assert_array_equal(trunc_v, trunc_s)
+        np.testing.assert_array_equal(info_v.get("illegal_action", np.zeros(n, bool)),
+                                      info_s.get("illegal_action", np.zeros(n, bool)))
+        ended += int(term_s.sum())
+        penalties += int((rew_s < 0).sum())
+        illegal += int(info_s.get("illegal_action", np.zeros(n, bool)).sum())
+    assert ended > 10 and illegal > 0
+    if "three_farkles" in rules:
+        assert penalties > illegal  # three farkles in a row were penalized, and the vector env took the same points
+
+
+def test_a_seed_replays_the_vector_games_and_seeds_differ() -> None:
+    def run(seed: int) -> np.ndarray:
+        env = SoloVectorEnv(4, "farkle")
+        obs, _ = env.reset(seed=seed)
+        rng = np.random.default_rng(0)
+        seen = []
+        for _ in range(100):
+            obs, *_ = env.step([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in obs["action_mask"]])
+            seen.append(obs["observation"])
+        return np.stack(seen)
+
+    assert np.array_equal(run(3), run(3)) and not np.array_equal(run(3), run(4))
+
+
+def test_the_race_and_the_oracle_fall_back_to_the_plain_envs() -> None:
+    env = gymnasium.make_vec("hotdice/Solo-v0", num_envs=2, rules="5000", mode="race")
+    assert isinstance(env, gymnasium.vector.SyncVectorEnv)
+    with pytest.raises(ValueError, match="ten-turn"):
+        SoloVectorEnv(2, "farkle", mode="race")
+
+
+def test_the_vector_env_passes_gymnasiums_space_checks() -> None:
+    env = SoloVectorEnv(16, "5000")
+    obs, _ = env.reset(seed=0)
+    assert obs in env.observation_space
+    for _ in range(50):
+        obs, reward, *_ = env.step(env.action_space.sample())
+        assert obs in env.observation_space and reward.shape == (16,)
