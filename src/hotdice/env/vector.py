@@ -114,8 +114,8 @@ def _step(actions, illegal, rewards, done, s, t, inner, outer, turn_limit):  # p
     """One action of every game (``actions[g] < 0``: the game is left as it is); ``s``: the state arrays, ``t``:
     the tables. An action outside the mask sets ``illegal[g]`` and changes nothing."""
     score, entered, farkles, turns, total, dice, phase, hot, validate, last_round, roll, rolls, mask = s
-    (n_all, option_of, points, after, hot_of, validate_of, count, wins, row_of, allowed, records, ends, last_of,
-     penalty) = t
+    n_all, option_of, points, after, hot_of, validate_of, count, wins, row_of = t[:9]
+    records, ends, last_of, penalty = t[10:]
     faces = np.zeros(6, dtype=np.int64)
     scratch = np.zeros(144, dtype=np.int64)
     for g in range(actions.size):
@@ -203,8 +203,8 @@ def _step(actions, illegal, rewards, done, s, t, inner, outer, turn_limit):  # p
 @njit(cache=True, nogil=True)
 def _mask(g, s, t):  # pragma: no cover - compiled
     """The legal actions of game ``g`` now."""
-    score, entered, farkles, turns, total, dice, phase, hot, validate, last_round, roll, rolls, mask = s
-    n_all, option_of, points, after, hot_of, validate_of, count, wins, row_of, allowed, records = t[:11]
+    entered, total, phase, hot, validate, roll, mask = s[1], s[4], s[6], s[7], s[8], s[10], s[12]
+    n_all, option_of, row_of, allowed = t[0], t[1], t[8], t[9]
     mask[g, :] = 0
     if phase[g] == _DECIDE:
         mask[g, ROLL_ACTION] = 1
@@ -219,6 +219,12 @@ def _mask(g, s, t):  # pragma: no cover - compiled
         for a in range(2, mask.shape[1]):
             if option_of[r, a] >= 0:
                 mask[g, a] = 1
+
+
+@njit(cache=True, nogil=True)
+def _masks(games, s, t):  # pragma: no cover - compiled
+    for g in games:
+        _mask(g, s, t)
 
 
 class SoloVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
@@ -279,8 +285,7 @@ class SoloVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self.dice[games] = self.tables.dice
         self.roll[games] = 0
         self.done[games] = False
-        for g in games:
-            _mask(int(g), self._state, self._t)
+        _masks(games, self._state, self._t)
 
     def _observations(self) -> dict[str, npt.NDArray[Any]]:
         """The fields of :func:`hotdice.env.table.observation_fields` for one player, a row per game."""
