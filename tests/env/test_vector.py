@@ -83,3 +83,16 @@ def test_the_vector_env_passes_gymnasiums_space_checks() -> None:
     for _ in range(50):
         obs, reward, *_ = env.step(env.action_space.sample())
         assert obs in env.observation_space and reward.shape == (16,)
+
+
+def test_gymnasiums_vector_wrappers_see_the_score_as_the_return() -> None:
+    env = gymnasium.wrappers.vector.RecordEpisodeStatistics(SoloVectorEnv(8, "farkle"))
+    obs, _ = env.reset(seed=2)
+    returns: list[float] = []
+    while len(returns) < 8:
+        obs, _, terminated, _, info = env.step([np.flatnonzero(m)[-1] if m.any() else 0 for m in obs["action_mask"]])
+        for g in np.flatnonzero(terminated):
+            assert info["episode"]["r"][g] == obs["observation"][g, 0] and obs["observation"][g, 4] == -1
+            assert info["episode"]["l"][g] > 10  # ten turns, banking whenever allowed
+            returns.append(float(info["episode"]["r"][g]))
+    assert max(returns) > 0
