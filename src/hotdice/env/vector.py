@@ -233,10 +233,10 @@ class SoloVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012
 
     def __init__(self, num_envs: int = 1, rules: Rules | str = "farkle", mode: str = "ten-turns", *,
-                 illegal_reward: float = -1.0, **kwargs: Any) -> None:
+                 illegal_reward: float = -1.0, oracle: bool = False, render_mode: str | None = None) -> None:
         if mode != "ten-turns":
             raise ValueError(f"mode '{mode}': the vector environment plays ten-turn solo only")
-        if kwargs.get("oracle") or kwargs.get("render_mode") is not None:
+        if oracle or render_mode is not None:
             raise ValueError("the vector environment has no oracle and no render mode: use hotdice/Solo-v0")
         chosen = rules if isinstance(rules, Rules) else Rules.parse(rules)
         self.rules = ten_turn_rules(chosen)
