@@ -110,6 +110,16 @@ def _tables(rules: Rules) -> _Tables:
 
 
 @njit(cache=True, nogil=True)
+def _roll_row(faces, row_of):  # pragma: no cover - compiled
+    """The row of the tables of the roll on the table (faces, 0 where there is no die)."""
+    key = 0
+    for face in faces:
+        if face > 0:
+            key += 7 ** (face - 1)
+    return row_of[key]
+
+
+@njit(cache=True, nogil=True)
 def _step(actions, illegal, rewards, done, s, t, inner, outer, turn_limit):  # pragma: no cover - compiled
     """One action of every game (``actions[g] < 0``: the game is left as it is); ``s``: the state arrays, ``t``:
     the tables. An action outside the mask sets ``illegal[g]`` and changes nothing."""
@@ -131,11 +141,7 @@ def _step(actions, illegal, rewards, done, s, t, inner, outer, turn_limit):  # p
         end_turn = False
         banks = False
         if phase[g] == _SET_ASIDE:
-            key = 0
-            for i in range(n_all):
-                if roll[g, i] > 0:
-                    key += 7 ** (roll[g, i] - 1)
-            r = row_of[key]
+            r = _roll_row(roll[g], row_of)
             k = option_of[r, a]
             total[g] += points[r, k]
             dice[g] = after[r, k]
@@ -204,18 +210,14 @@ def _step(actions, illegal, rewards, done, s, t, inner, outer, turn_limit):  # p
 def _mask(g, s, t):  # pragma: no cover - compiled
     """The legal actions of game ``g`` now."""
     entered, total, phase, hot, validate, roll, mask = s[1], s[4], s[6], s[7], s[8], s[10], s[12]
-    n_all, option_of, row_of, allowed = t[0], t[1], t[8], t[9]
+    option_of, row_of, allowed = t[1], t[8], t[9]
     mask[g, :] = 0
     if phase[g] == _DECIDE:
         mask[g, ROLL_ACTION] = 1
         e = 1 if entered[g] else 0
         mask[g, BANK_ACTION] = allowed[hot[g], validate[g], e, min(total[g] // UNIT, allowed.shape[3] - 1)]
     elif phase[g] == _SET_ASIDE:
-        key = 0
-        for i in range(n_all):
-            if roll[g, i] > 0:
-                key += 7 ** (roll[g, i] - 1)
-        r = row_of[key]
+        r = _roll_row(roll[g], row_of)
         for a in range(2, mask.shape[1]):
             if option_of[r, a] >= 0:
                 mask[g, a] = 1
