@@ -1,6 +1,6 @@
-"""The vector ten-turn solo plays the very games of ``hotdice/Solo-v0``: N plain environments stepped by
-Gymnasium's own ``SyncVectorEnv`` (each through the engine), seeded alike, see the same observations, masks,
-rewards, terminations and autoresets, step by step, under random legal (and some illegal) actions."""
+"""The vector solo (ten turns, and the race) plays the very games of ``hotdice/Solo-v0``: N plain environments
+stepped by Gymnasium's own ``SyncVectorEnv`` (each through the engine), seeded alike, see the same observations,
+masks, rewards, terminations and autoresets, step by step, under random legal (and some illegal) actions."""
 
 from __future__ import annotations
 
@@ -18,18 +18,22 @@ def same(vec: dict[str, np.ndarray], sync: dict[str, np.ndarray]) -> None:
     np.testing.assert_array_equal(vec["action_mask"], sync["action_mask"])
 
 
-@pytest.mark.parametrize(("rules", "steps"), [
-    ("farkle", 1500),
-    ("5000", 600),  # five dice, an entry below which a bank is lost, hot dice must be rolled
-    ("5000-fr", 600),  # an exact target, set_aside=all, five 1s win (lifted in ten turns)
-    ("5000-fr-6", 600),  # validation of triples, a minimum bank
-    ("5000-fr,three_farkles=500,rule_4900=yes", 800),  # a penalty read at the score; the 4900 rule lifted
+@pytest.mark.parametrize(("rules", "mode", "steps"), [
+    ("farkle", "ten-turns", 1500),
+    ("5000", "ten-turns", 600),  # five dice, an entry below which a bank is lost, hot dice must be rolled
+    ("5000-fr", "ten-turns", 600),  # an exact target, set_aside=all, five 1s win (lifted in ten turns)
+    ("5000-fr-6", "ten-turns", 600),  # validation of triples, a minimum bank
+    ("5000-fr,three_farkles=500,rule_4900=yes", "ten-turns", 800),  # a penalty read at the score; the 4900 rule lifted
+    ("farkle,target=2000", "race", 1500),  # the race: the target in reach, -1 a turn
+    ("5000-fr,target=1500,three_farkles=500,rule_4900=yes", "race", 1500),  # exact target: busts; the 4900 rule
+    ("5000-fr-6,target=2000", "race", 1000),  # end=first
 ])
-def test_the_vector_env_plays_the_plain_envs_games(rules: str, steps: int) -> None:
+def test_the_vector_env_plays_the_plain_envs_games(rules: str, mode: str, steps: int) -> None:
     n = 8
-    vec = gymnasium.make_vec("hotdice/Solo-v0", num_envs=n, vectorization_mode="vector_entry_point", rules=rules)
+    vec = gymnasium.make_vec("hotdice/Solo-v0", num_envs=n, vectorization_mode="vector_entry_point", rules=rules,
+                             mode=mode)
     assert isinstance(vec, SoloVectorEnv)
-    sync = gymnasium.vector.SyncVectorEnv([lambda: SoloEnv(rules)] * n)
+    sync = gymnasium.vector.SyncVectorEnv([lambda: SoloEnv(rules, mode)] * n)
     obs_v, _ = vec.reset(seed=11)
     obs_s, _ = sync.reset(seed=11)
     same(obs_v, obs_s)
@@ -51,7 +55,7 @@ def test_the_vector_env_plays_the_plain_envs_games(rules: str, steps: int) -> No
         penalties += int((rew_s < 0).sum())
         illegal += int(info_s.get("illegal_action", np.zeros(n, bool)).sum())
     assert ended > 10 and illegal > 0
-    if "three_farkles" in rules:
+    if "three_farkles" in rules and mode == "ten-turns":
         assert penalties > illegal  # three farkles in a row were penalized, and the vector env took the same points
 
 
@@ -69,11 +73,11 @@ def test_a_seed_replays_the_vector_games_and_seeds_differ() -> None:
     assert np.array_equal(run(3), run(3)) and not np.array_equal(run(3), run(4))
 
 
-def test_the_race_and_the_oracle_fall_back_to_the_plain_envs() -> None:
-    env = gymnasium.make_vec("hotdice/Solo-v0", num_envs=2, rules="5000", mode="race")
+def test_the_oracle_falls_back_to_the_plain_envs() -> None:
+    env = gymnasium.make_vec("hotdice/Solo-v0", num_envs=2, rules="5000", oracle=True)
     assert isinstance(env, gymnasium.vector.SyncVectorEnv)
-    with pytest.raises(ValueError, match="ten-turn"):
-        SoloVectorEnv(2, "farkle", mode="race")
+    with pytest.raises(ValueError, match="oracle"):
+        SoloVectorEnv(2, "farkle", oracle=True)
 
 
 def test_the_vector_env_passes_gymnasiums_space_checks() -> None:

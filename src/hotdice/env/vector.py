@@ -41,19 +41,20 @@ from hotdice.game.engine import (
 )
 from hotdice.game.rules import UNIT, Rules
 from hotdice.play.modes import TEN_TURNS, ten_turn_rules
-from hotdice.sim.compiled import _key_rows, _pads, _roll, _rolls
+from hotdice.sim.compiled import NO_ROOM, _key_rows, _pads, _roll, _rolls, _turn
 
 __all__ = ["SoloVectorEnv"]
 
 IntArray = npt.NDArray[np.int64]
-SCORES = 4000  # score cells (200,000 points): a higher ten-turn score reads the rules of the last one
+SCORES = 4000  # ten turns' score cells (200,000 points): a higher score reads the rules of the last one
 _DECIDE, _SET_ASIDE, _OVER = 0, 1, 2  # the observation's phase
 _PENALTY_COUNTS = 10  # farkles in a row asked of engine.farkle_penalty (as hotdice.sim.compiled does)
 
 
 @dataclass(frozen=True)
 class _Tables:
-    """The ten-turn game's rules as arrays, each cell the engine's answer (scores and totals in units of 50)."""
+    """A solo game's rules as arrays, each cell the engine's answer (scores and totals in units of 50; a score or
+    a total past a table's last cell reads the last cell)."""
 
     dice: int
     entered: bool  # players start on the board (no entry)
@@ -65,48 +66,74 @@ class _Tables:
     count: IntArray  # [roll row] options (0: farkle)
     wins: npt.NDArray[np.bool_]  # [roll row] wins at once (five 1s)
     row_of: IntArray  # [roll key] roll row
-    may_bank: IntArray  # [hot dice, must validate, entered, turn total] 1: engine.bank_refusal allows a bank
+    refused: IntArray  # [hot dice, must validate, entered, score, turn total] 1: engine.bank_refusal refuses
     records: IntArray  # [entered, turn total] engine.bank_records
-    ends: IntArray  # [score] engine.wins_at_once after a bank (1: the game is won)
-    last_round: IntArray  # [score] engine.starts_last_round
+    room: IntArray  # [score, turn total] engine.room_to_target (NO_ROOM: no exact target)
+    ends: IntArray  # [score after a bank] engine.wins_at_once (-1: the game goes on)
+    last_round: IntArray  # [score after a bank] engine.starts_last_round
     penalty: IntArray  # [farkles in a row, score] engine.farkle_penalty (-1: none)
 
+    @property
+    def arrays(self) -> tuple[Any, ...]:
+        return (self.dice, self.option_of, self.points, self.after, self.hot, self.validate, self.count, self.wins,
+                self.row_of, self.refused, self.records, self.room, self.ends, self.last_round, self.penalty)
 
-@functools.lru_cache(maxsize=8)
-def _tables(rules: Rules) -> _Tables:
-    """The tables of the ten-turn ``rules``. The 4900 rule, the only bank rule that reads the score, is lifted by
-    :func:`ten_turn_rules`, so a bank is asked of the engine at score 0 (:func:`may_bank`); totals past the
-    entry and the minimum bank read the last column, as in :mod:`hotdice.sim.compiled`."""
-    room = room_to_target(rules, SCORES * UNIT, SCORES * UNIT)
-    if room is not None and room < SCORES * UNIT:  # an exact target within ten turns' reach: not ten-turn rules
-        raise ValueError("the vector environment plays ten-turn rules, whose target is out of reach")
+
+def _roll_tables(rules: Rules) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray,
+                                        npt.NDArray[np.bool_], IntArray]:
+    """The rolls' tables: each legal set-aside's action (:func:`set_aside_action`), and the engine's options."""
     rt = _rolls(rules)
     rolls = [r for n in range(1, rules.dice + 1) for r in itertools.combinations_with_replacement(range(1, 7), n)]
-    actions = action_count(rules)
-    option_of = np.full((len(rolls), actions), -1, dtype=np.int64)
+    option_of = np.full((len(rolls), action_count(rules)), -1, dtype=np.int64)
     for r, roll in enumerate(rolls):
         for k, option in enumerate(offered(rules, roll)):
             option_of[r, set_aside_action(roll, option.set_aside)] = k
+    return option_of, rt.points, rt.dice, rt.hot, rt.validate, rt.count, rt.wins, rt.row
+
+
+@functools.lru_cache(maxsize=8)
+def _race_tables(rules: Rules) -> _Tables:
+    """The race's tables: those the compiled simulation plays by (:func:`hotdice.sim.compiled._turn`)."""
+    tt = _turn(rules)
+    start = Game(rules, ("",))
+    return _Tables(start.dice_in_hand, start.entered[0], *_roll_tables(rules), tt.refused, tt.records, tt.room,
+                   tt.ends, tt.last_round, tt.penalty)
+
+
+@functools.lru_cache(maxsize=8)
+def _ten_turn_tables(rules: Rules) -> _Tables:
+    """The tables of the ten-turn ``rules``, whose target (lifted to the largest) no ten turns reach. The 4900
+    rule, the only bank rule that reads the score, is lifted too, so a bank is asked of the engine at score 0
+    (:func:`may_bank`); totals past the entry and the minimum bank read the last column, as in
+    :mod:`hotdice.sim.compiled`."""
+    room = room_to_target(rules, SCORES * UNIT, SCORES * UNIT)
+    if room is not None and room < SCORES * UNIT:
+        raise ValueError("ten-turn rules lift the target out of reach")
     totals = max(rules.entry, rules.min_bank) // UNIT + 2
     flags = (False, True)
-    allowed = np.zeros((2, 2, 2, totals), dtype=np.int64)
+    refused = np.zeros((2, 2, 2, 1, totals), dtype=np.int64)
     for hot, validate, entered in itertools.product(flags, flags, flags):
         for t in range(totals):
-            allowed[int(hot), int(validate), int(entered), t] = may_bank(
+            refused[int(hot), int(validate), int(entered), 0, t] = not may_bank(
                 rules, t * UNIT, entered=entered, hot_dice=hot, must_validate=validate)
     records = np.array([[bank_records(rules, entered=e, turn_total=t * UNIT) for t in range(totals)] for e in flags],
                        dtype=np.int64)
-    ends = np.array([wins_at_once(rules, s * UNIT) is not None for s in range(SCORES)], dtype=np.int64)
+    ends = np.array([-1 if wins_at_once(rules, s * UNIT) is None else 0 for s in range(SCORES)], dtype=np.int64)
     last_round = np.array([starts_last_round(rules, s * UNIT) for s in range(SCORES)], dtype=np.int64)
     penalty = np.full((_PENALTY_COUNTS + 1, SCORES), -1, dtype=np.int64)
-    for f in range(_PENALTY_COUNTS + 1):
-        for s in range(SCORES):
-            lost = farkle_penalty(rules, score=s * UNIT, farkles_in_row=f)
-            if lost is not None:
-                penalty[f, s] = lost // UNIT
+    for f, s in itertools.product(range(_PENALTY_COUNTS + 1), range(SCORES)):
+        lost = farkle_penalty(rules, score=s * UNIT, farkles_in_row=f)
+        if lost is not None:
+            penalty[f, s] = lost // UNIT
     start = Game(rules, ("",))
-    return _Tables(start.dice_in_hand, start.entered[0], option_of, rt.points, rt.dice, rt.hot, rt.validate,
-                   rt.count, rt.wins, rt.row, allowed, records, ends, last_round, penalty)
+    return _Tables(start.dice_in_hand, start.entered[0], *_roll_tables(rules), refused, records,
+                   np.full((1, 1), NO_ROOM, dtype=np.int64), ends, last_round, penalty)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _at(table, i):  # pragma: no cover - compiled
+    """Index ``i`` of a table's first axis, past its end the last."""
+    return min(i, table.shape[0] - 1)
 
 
 @njit(cache=True, nogil=True)
@@ -120,12 +147,21 @@ def _roll_row(faces, row_of):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def _step(actions, illegal, rewards, done, s, t, inner, outer, turn_limit):  # pragma: no cover - compiled
+def _room(g, s, t):  # pragma: no cover - compiled
+    """The most points (in units) a set-aside of game ``g`` may add now (engine.room_to_target)."""
+    score, total, room = s[0], s[4], t[11]
+    row = room[_at(room, score[g] // UNIT)]
+    return row[min(total[g] // UNIT, row.size - 1)]
+
+
+@njit(cache=True, nogil=True)
+def _step(actions, illegal, rewards, done, s, t, inner, outer, turn_limit, race):  # pragma: no cover - compiled
     """One action of every game (``actions[g] < 0``: the game is left as it is); ``s``: the state arrays, ``t``:
-    the tables. An action outside the mask sets ``illegal[g]`` and changes nothing."""
+    the tables. An action outside the mask sets ``illegal[g]`` and changes nothing. Rewards: the points the
+    step adds to the score, or with ``race`` -1 for a turn that ends."""
     score, entered, farkles, turns, total, dice, phase, hot, validate, last_round, roll, rolls, mask = s
     n_all, option_of, points, after, hot_of, validate_of, count, wins, row_of = t[:9]
-    records, ends, last_of, penalty = t[10:]
+    records, _, ends, last_of, penalty = t[10:]
     faces = np.zeros(6, dtype=np.int64)
     scratch = np.zeros(144, dtype=np.int64)
     for g in range(actions.size):
@@ -138,6 +174,7 @@ def _step(actions, illegal, rewards, done, s, t, inner, outer, turn_limit):  # p
             illegal[g] = True
             done[g] = True
             continue
+        before = score[g]
         end_turn = False
         banks = False
         if phase[g] == _SET_ASIDE:
@@ -149,6 +186,7 @@ def _step(actions, illegal, rewards, done, s, t, inner, outer, turn_limit):  # p
             validate[g] = validate_of[r, k]
             roll[g, :] = 0
             phase[g] = _DECIDE
+            banks = _room(g, s, t) == 0  # reaching an exact target banks at once
         elif a == BANK_ACTION:
             banks = True
         else:  # roll: the dice of roll ``rolls`` of turn ``turns`` (one player: the game's turn is its turns)
@@ -156,36 +194,38 @@ def _step(actions, illegal, rewards, done, s, t, inner, outer, turn_limit):  # p
             _roll(inner[g], outer[g], turns[g], rolls[g], n, faces, scratch)
             rolls[g] += 1
             hot[g] = 0
-            key = 0
-            for i in range(n):
-                key += 7 ** (faces[i] - 1)
-            r = row_of[key]
+            r = _roll_row(faces[:n], row_of)
             if wins[r]:
                 end_turn = True
                 done[g] = True
             elif count[r] == 0:
                 farkles[g] += 1
-                su = min(score[g] // UNIT, penalty.shape[1] - 1)
-                cost = penalty[min(farkles[g], penalty.shape[0] - 1), su]
+                cost = penalty[_at(penalty, farkles[g]), min(score[g] // UNIT, penalty.shape[1] - 1)]
                 if cost >= 0:
                     score[g] -= cost * UNIT
-                    rewards[g] = -float(cost * UNIT)
                     farkles[g] = 0
                 end_turn = True
             else:
                 validate[g] = 0
-                phase[g] = _SET_ASIDE
-                sorted_faces = np.sort(faces[:n])
                 roll[g, :] = 0
-                roll[g, :n] = sorted_faces
+                roll[g, :n] = np.sort(faces[:n])
+                left = _room(g, s, t)
+                offered = False
+                for k in range(count[r]):
+                    offered = offered or points[r, k] // UNIT <= left
+                if offered:
+                    phase[g] = _SET_ASIDE
+                else:  # a bust: every set-aside would pass the exact target
+                    roll[g, :] = 0
+                    farkles[g] = 0
+                    end_turn = True
         if banks:
             e = 1 if entered[g] else 0
             if records[e, min(total[g] // UNIT, records.shape[1] - 1)] == 1:
                 score[g] += total[g]
-                rewards[g] = float(total[g])
                 entered[g] = True
                 new = min(score[g] // UNIT, ends.size - 1)
-                if ends[new] == 1:
+                if ends[new] >= 0:
                     done[g] = True
                 if last_round[g] == 0 and last_of[new] == 1:
                     last_round[g] = 1
@@ -200,26 +240,30 @@ def _step(actions, illegal, rewards, done, s, t, inner, outer, turn_limit):  # p
             validate[g] = 0
             hot[g] = 0
             rolls[g] = 0
-            if turns[g] >= turn_limit:
+            if 0 <= turn_limit <= turns[g]:
                 done[g] = True
             phase[g] = _OVER if done[g] else _DECIDE
+        rewards[g] = (-1.0 if end_turn else 0.0) if race else float(score[g] - before)
         _mask(g, s, t)
 
 
 @njit(cache=True, nogil=True)
 def _mask(g, s, t):  # pragma: no cover - compiled
     """The legal actions of game ``g`` now."""
-    entered, total, phase, hot, validate, roll, mask = s[1], s[4], s[6], s[7], s[8], s[10], s[12]
-    option_of, row_of, allowed = t[1], t[8], t[9]
+    score, entered, total, phase, hot, validate, roll, mask = s[0], s[1], s[4], s[6], s[7], s[8], s[10], s[12]
+    option_of, points, row_of, refused = t[1], t[2], t[8], t[9]
     mask[g, :] = 0
     if phase[g] == _DECIDE:
         mask[g, ROLL_ACTION] = 1
-        e = 1 if entered[g] else 0
-        mask[g, BANK_ACTION] = allowed[hot[g], validate[g], e, min(total[g] // UNIT, allowed.shape[3] - 1)]
+        cells = refused[hot[g], validate[g], 1 if entered[g] else 0]
+        row = cells[_at(cells, score[g] // UNIT)]
+        mask[g, BANK_ACTION] = 1 - row[min(total[g] // UNIT, row.size - 1)]
     elif phase[g] == _SET_ASIDE:
         r = _roll_row(roll[g], row_of)
+        left = _room(g, s, t)
         for a in range(2, mask.shape[1]):
-            if option_of[r, a] >= 0:
+            k = option_of[r, a]
+            if k >= 0 and points[r, k] // UNIT <= left:
                 mask[g, a] = 1
 
 
@@ -230,21 +274,24 @@ def _masks(games, s, t):  # pragma: no cover - compiled
 
 
 class SoloVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
-    """``num_envs`` ten-turn solo games stepped together (the ``vector_entry_point`` of ``hotdice/Solo-v0``)."""
+    """``num_envs`` solo games (ten turns, or a race with ``mode="race"``) stepped together (the
+    ``vector_entry_point`` of ``hotdice/Solo-v0``)."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012
 
     def __init__(self, num_envs: int = 1, rules: Rules | str = "farkle", mode: str = "ten-turns", *,
                  illegal_reward: float = -1.0, oracle: bool = False, render_mode: str | None = None) -> None:
-        if mode != "ten-turns":
-            raise ValueError(f"mode '{mode}': the vector environment plays ten-turn solo only")
+        if mode not in ("ten-turns", "race"):
+            raise ValueError(f"unknown mode '{mode}': ten-turns or race")
         if oracle or render_mode is not None:
             raise ValueError("the vector environment has no oracle and no render mode: use hotdice/Solo-v0")
         chosen = rules if isinstance(rules, Rules) else Rules.parse(rules)
-        self.rules = ten_turn_rules(chosen)
+        self.race = mode == "race"
+        self.rules = chosen if self.race else ten_turn_rules(chosen)
+        self.turn_limit = -1 if self.race else TEN_TURNS
         self.num_envs = num_envs
         self.illegal_reward = illegal_reward
-        self.tables = _tables(self.rules)
+        self.tables = _race_tables(self.rules) if self.race else _ten_turn_tables(self.rules)
         tb = self.tables
         actions = action_count(self.rules)
         self.size = len(observation_fields(self.rules, 1))
@@ -272,8 +319,7 @@ class SoloVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self._autoreset = np.zeros(n, dtype=np.bool_)
         self._state = (self.score, self.entered, self.farkles, self.turns, self.total, self.dice, self.phase, self.hot,
                        self.validate, self.last_round, self.roll, self.rolls, self.mask)
-        self._t = (tb.dice, tb.option_of, tb.points, tb.after, tb.hot, tb.validate, tb.count, tb.wins, tb.row_of,
-                   tb.may_bank, tb.records, tb.ends, tb.last_round, tb.penalty)
+        self._t = tb.arrays
 
     def _start(self, games: IntArray) -> None:
         """New games at ``games``, each with the next key of its generator (as ``Solo-v0``'s reset draws it)."""
@@ -293,7 +339,8 @@ class SoloVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         """The fields of :func:`hotdice.env.table.observation_fields` for one player, a row per game."""
         over = self.phase == _OVER
         columns = [self.score, self.entered.astype(np.int64), self.farkles, self.turns, np.where(over, -1, 0),
-                   self.total, self.dice, self.phase, self.hot, self.validate, self.last_round, TEN_TURNS - self.turns]
+                   self.total, self.dice, self.phase, self.hot, self.validate, self.last_round,
+                   np.full(self.num_envs, -1) if self.race else self.turn_limit - self.turns]
         obs = np.concatenate([np.stack(columns, axis=1), self.roll], axis=1)
         return {"observation": obs, "action_mask": self.mask.copy()}
 
@@ -314,7 +361,8 @@ class SoloVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         chosen = np.asarray(actions, dtype=np.int64).reshape(self.num_envs).copy()
         restarting = np.flatnonzero(self._autoreset)
         chosen[restarting] = -1
-        _step(chosen, self.illegal, self.rewards, self.done, self._state, self._t, self.inner, self.outer, TEN_TURNS)
+        _step(chosen, self.illegal, self.rewards, self.done, self._state, self._t, self.inner, self.outer,
+              self.turn_limit, self.race)
         if restarting.size:
             self._start(restarting)
         rewards = np.where(self.illegal, self.illegal_reward, self.rewards)
@@ -329,9 +377,9 @@ class SoloVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
 
 def solo_vector(num_envs: int = 1, rules: Rules | str = "farkle", mode: str = "ten-turns",
                 **kwargs: Any) -> gymnasium.vector.VectorEnv[Any, Any, Any]:
-    """``make_vec("hotdice/Solo-v0", ...)``: ten-turn solo compiled; the race (or the oracle, or rendering) as
-    ``SyncVectorEnv`` of the plain environment."""
-    if mode == "ten-turns" and not kwargs.get("oracle") and kwargs.get("render_mode") is None:
+    """``make_vec("hotdice/Solo-v0", ...)``: compiled; with the oracle or rendering, ``SyncVectorEnv`` of the plain
+    environment."""
+    if not kwargs.get("oracle") and kwargs.get("render_mode") is None:
         return SoloVectorEnv(num_envs, rules, mode, **kwargs)
     from hotdice.env.one_player import SoloEnv
 
