@@ -53,9 +53,9 @@ def gym_rate(name: str, seconds: float, **kwargs: Any) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def vector_rate(games: int, seconds: float) -> float:
+def vector_rate(games: int, seconds: float, mode: str = "ten-turns") -> float:
     env = gymnasium.make_vec("hotdice/Solo-v0", num_envs=games, vectorization_mode="vector_entry_point",
-                             rules="farkle")
+                             rules="farkle", mode=mode)
     rng = np.random.default_rng(0)
     obs, _ = env.reset(seed=0)
     steps, start = 0, time.perf_counter()
@@ -82,6 +82,7 @@ def main() -> None:
         ("make_vec hotdice/Solo-v0 (ten turns), N=256", lambda: vector_rate(256, seconds)),
         ("make_vec hotdice/Solo-v0 (ten turns), N=1024", lambda: vector_rate(1024, seconds)),
         ("hotdice/Solo-v0 (race)", lambda: gym_rate("hotdice/Solo-v0", seconds, rules="farkle", mode="race")),
+        ("make_vec hotdice/Solo-v0 (race), N=1024", lambda: vector_rate(1024, seconds, "race")),
         ("hotdice/Versus-v0 (hard)", lambda: gym_rate("hotdice/Versus-v0", seconds, rules="farkle", opponent="hard")),
         ("hotdice/Versus-v0 (hard), oracle",
          lambda: gym_rate("hotdice/Versus-v0", seconds, rules="farkle", opponent="hard", oracle=True)),
@@ -94,6 +95,7 @@ def main() -> None:
         pass
     gym_rate("hotdice/Versus-v0", 0.5, rules="farkle", opponent="hard", oracle=True)  # tables loaded, kernels compiled
     vector_rate(4, 0.1)
+    vector_rate(4, 0.1, "race")
     print(f"{'environment':46} {'steps/s':>10}")
     for name, rate in rows:
         print(f"{name:46} {rate():>10,.0f}")

@@ -1,4 +1,5 @@
-"""Many ten-turn solo games at once: ``gymnasium.make_vec("hotdice/Solo-v0", num_envs=N, rules=...)``.
+"""Many solo games at once: ``gymnasium.make_vec("hotdice/Solo-v0", num_envs=N, rules=...)`` (ten turns, or
+``mode="race"``).
 
 The plain environments step one game through the engine (5,000 to 16,000 steps a second); here every game is a
 row of arrays and one compiled call steps them all. Actions, observations, action masks and rewards are those of
@@ -10,7 +11,8 @@ reset and rolls ``SeededDice(f"hotdice.env/{key}")`` (the HMAC stream computed b
 ``SyncVectorEnv`` of ``Solo-v0`` seeded alike sees the very same games. No rule is stated here: the set-asides of
 each roll, the points, the dice after them, hot dice and validation are the engine's tables
 (:func:`hotdice.sim.compiled._rolls`); whether a bank is allowed, recorded, ends the game, starts a last round,
-and what a farkle costs are asked of the engine's rule functions once per cell of a table.
+how far an exact target leaves room and what a farkle costs are asked of the engine's rule functions once per
+cell of a table (the race's are those the compiled simulation plays by, :func:`hotdice.sim.compiled._turn`).
 """
 
 from __future__ import annotations
