@@ -96,3 +96,25 @@ def test_a_challenges_review_once_ones_own_attempt_is_over(alice: TestClient, bo
     data = reviewed(alice, mine, "points")  # the challenge still open: its dice key is kept back, the review given
     assert len(data["players"]) == 1
     refused_before_the_end(bob, theirs)
+
+
+def test_the_stats_page_links_each_finished_game_to_its_review(alice: TestClient, bob: TestClient) -> None:  # noqa: F811
+    solo = play_out(alice, new_game(alice, mode="solo"))["id"]
+    versus = play_out(alice, new_game(alice, mode="versus", level="easy", rules="5000"))["id"]
+    playing = act(alice, (v := new_game(alice, mode="solo")), next_intent(v))["game"]["id"]  # not over: not listed
+    alice.post("/api/me", json={"name": "Ann", "rules": "5000"})
+    code = alice.post("/api/tables", json={}).json()["code"]
+    bob.post(f"/api/tables/{code}/join", json={"name": "Bob"})
+    table = alice.post(f"/api/tables/{code}/start").json()["game"]
+    players = {0: alice, 1: bob}
+    view = alice.get(f"/api/games/{table}").json()
+    while view["outcome"] is None:
+        view = act(players[view["to_act"]], view, next_intent(view))["game"]
+    page = alice.get("/stats").text
+    links = [page.index(f'href="/review/{gid}"') for gid in (table, versus, solo)]
+    assert links == sorted(links), "newest first"
+    assert f"/review/{playing}" not in page and "Your last games" in page
+    theirs = bob.get("/stats").text  # a seat at the online table: that game, and none of Ann's own
+    assert f'href="/review/{table}"' in theirs and f"/review/{solo}" not in theirs
+    alice.get("/lang/fr?next=/")
+    assert "Vos dernières parties" in alice.get("/stats").text
