@@ -62,17 +62,25 @@ def test_the_score_pad_s_review(alice: TestClient) -> None:  # noqa: F811
     assert [p["name"] for p in data["players"]] == ["Ann", "Ben"] and data["players"][0]["end"] == 1
 
 
-def test_an_online_tables_review_for_every_seat(alice: TestClient, bob: TestClient) -> None:  # noqa: F811
-    alice.post("/api/me", json={"name": "Ann", "rules": "5000"})
-    code = alice.post("/api/tables", json={}).json()["code"]
-    bob.post(f"/api/tables/{code}/join", json={"name": "Bob"})
-    game_id = alice.post(f"/api/tables/{code}/start").json()["game"]
-    players = {0: alice, 1: bob}
-    view = alice.get(f"/api/games/{game_id}").json()
+def online_game(host: TestClient, guest: TestClient, before_the_end: bool = False) -> str:
+    """An online table of Ann (hosting) and Bob under 5000, played to its end; ``before_the_end``: its review is
+    checked to be refused before."""
+    host.post("/api/me", json={"name": "Ann", "rules": "5000"})
+    code = host.post("/api/tables", json={}).json()["code"]
+    guest.post(f"/api/tables/{code}/join", json={"name": "Bob"})
+    game_id = str(host.post(f"/api/tables/{code}/start").json()["game"])
+    players = {0: host, 1: guest}
+    view = host.get(f"/api/games/{game_id}").json()
     assert view["mode"] == "online"
-    refused_before_the_end(bob, game_id)
+    if before_the_end:
+        refused_before_the_end(guest, game_id)
     while view["outcome"] is None:
         view = act(players[view["to_act"]], view, next_intent(view))["game"]
+    return game_id
+
+
+def test_an_online_tables_review_for_every_seat(alice: TestClient, bob: TestClient) -> None:  # noqa: F811
+    game_id = online_game(alice, bob, before_the_end=True)
     assert reviewed(alice, game_id, "win") == reviewed(bob, game_id, "win")
 
 
@@ -102,14 +110,7 @@ def test_the_stats_page_links_each_finished_game_to_its_review(alice: TestClient
     solo = play_out(alice, new_game(alice, mode="solo"))["id"]
     versus = play_out(alice, new_game(alice, mode="versus", level="easy", rules="5000"))["id"]
     playing = act(alice, (v := new_game(alice, mode="solo")), next_intent(v))["game"]["id"]  # not over: not listed
-    alice.post("/api/me", json={"name": "Ann", "rules": "5000"})
-    code = alice.post("/api/tables", json={}).json()["code"]
-    bob.post(f"/api/tables/{code}/join", json={"name": "Bob"})
-    table = alice.post(f"/api/tables/{code}/start").json()["game"]
-    players = {0: alice, 1: bob}
-    view = alice.get(f"/api/games/{table}").json()
-    while view["outcome"] is None:
-        view = act(players[view["to_act"]], view, next_intent(view))["game"]
+    table = online_game(alice, bob)
     page = alice.get("/stats").text
     links = [page.index(f'href="/review/{gid}"') for gid in (table, versus, solo)]
     assert links == sorted(links), "newest first"
