@@ -1443,3 +1443,33 @@ def test_the_review_is_being_prepared_while_its_table_is_solved_then_fills_in(ho
 def test_the_review_screens_words_in_french() -> None:
     t = Translator("fr")
     assert t("review.preparing", percent=t.percent(0.25)).startswith("L’analyse se prépare\u00a0:")
+
+
+def test_the_statistics_list_the_last_games_and_a_number_opens_its_review() -> None:
+    from hotdice.tui.screens.review import ReviewScreen
+    from hotdice.tui.screens.stats import StatsScreen
+
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "solo")
+            game = (await play_to_the_end(pilot)).session.game
+            await press(pilot, "escape")
+            await menu(pilot, "stats")
+            await press(pilot, "end")
+            await pilot.pause(0.5)  # the scroll's animation
+            text = screen_text(app)
+            assert "Your last games" in text and "1-9 review a game" in text
+            assert re.search(rf"1 +\d{{4}}-\d\d-\d\d +Solo, ten turns +{game.scores[0]:,}", text), text
+            await press(pilot, "2")  # no second game: nothing happens
+            assert isinstance(app.screen, StatsScreen)
+            await press(pilot, "1")
+            review = app.screen
+            assert isinstance(review, ReviewScreen) and review.ready
+            assert list(review.game.history) == list(game.history)
+            assert "expected final points" in screen_text(app)
+            await press(pilot, "escape")
+            assert isinstance(app.screen, StatsScreen)
+
+    asyncio.run(run())

@@ -1,6 +1,7 @@
-"""The review of the game just played (R on the result screen): the same object as ``hotdice review`` and the web's
-review page (:func:`hotdice.analysis.game_review.game_review`), worded by :func:`hotdice.i18n.review.review_lines`:
-the chart in the cells, the labelled decisions and the summary. It scrolls; Esc or q goes back to the result.
+"""The review of a finished game (R on the result screen, or a number key on the statistics' list of games): the
+same object as ``hotdice review`` and the web's review page (:func:`hotdice.analysis.game_review.game_review`),
+worded by :func:`hotdice.i18n.review.review_lines`: the chart in the cells, the labelled decisions and the summary.
+It scrolls; Esc or q goes back.
 
 Nothing is solved here: where the game's measure needs a table the background solver is still working out (rules
 without a shipped table), the screen says the review is being prepared and how far the solve is, asks again every
@@ -18,9 +19,9 @@ from textual.widgets import Static
 
 from hotdice.analysis.coach import measure_now
 from hotdice.analysis.game_review import game_review
+from hotdice.game.engine import Game
 from hotdice.i18n.review import review_lines
 from hotdice.tui.screens.base import HotDiceModal
-from hotdice.tui.session import Session
 from hotdice.tui.solver_watch import solver_line
 
 __all__ = ["ReviewScreen"]
@@ -34,9 +35,9 @@ class ReviewScreen(HotDiceModal):
         Binding("q", "close", show=False),
     ]
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, game: Game) -> None:
         super().__init__()
-        self.session = session
+        self.game = game
         self.ready = False
         self.timer: Timer | None = None
 
@@ -54,7 +55,7 @@ class ReviewScreen(HotDiceModal):
         """The review if the table its measure needs is at hand (or will not come: then in expected points, as
         Hard plays meanwhile), else how far its background solve is."""
         t = self.hotdice.t
-        game = self.session.game
+        game = self.game
         measure, status = measure_now(game.root())
         text = self.query_one("#review-text", Static)
         if status is not None and status.state in ("queued", "solving"):
