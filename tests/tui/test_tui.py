@@ -1087,18 +1087,25 @@ def test_hard_is_refused_with_the_reason_for_rules_it_cannot_solve() -> None:
     asyncio.run(run())
 
 
-def test_the_table_shows_how_far_hard_has_worked_out_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def hold(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """Two-player solves wait for the event (for a first look: a quiet machine solves 1500 in a second)."""
     from hotdice.analysis.solver import background
-    from tests.analysis.test_background import fresh_rules
 
-    hold = threading.Event()  # the solve waits for the first look: a quiet machine solves 1500 in a second
+    event = threading.Event()
     real = background.two_player_solution
 
     def held(rules: Rules) -> object:
-        hold.wait(60)
+        event.wait(60)
         return real(rules)
 
     monkeypatch.setattr(background, "two_player_solution", held)
+    return event
+
+
+def test_the_table_shows_how_far_hard_has_worked_out_the_rules(hold: threading.Event) -> None:
+    from tests.analysis.test_background import fresh_rules
+
 
     async def run() -> None:
         app = make_app(str(fresh_rules("farkle,target=1500")), warm=True)
@@ -1328,5 +1335,141 @@ def test_every_terminal_screen_in_french_shows_no_english_message() -> None:
             await settle(pilot)
             seen("too small")
         assert english == {}
+
+    asyncio.run(run())
+
+
+async def _reviewed(pilot: object, measure_words: str) -> None:
+    """On the result screen: R opens the review, which (its table shipped) shows the chart in the mode's measure;
+    Esc goes back to the result."""
+    from hotdice.tui.screens.review import ReviewScreen
+
+    app = pilot.app  # type: ignore[attr-defined]
+    assert isinstance(app.screen, GameOverScreen) and "R review" in screen_text(app)
+    await press(pilot, "r")
+    review = app.screen
+    assert isinstance(review, ReviewScreen) and review.ready
+    assert measure_words in screen_text(app) and "│" in screen_text(app)
+    await press(pilot, "escape")
+    assert isinstance(app.screen, GameOverScreen)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("item", "keys", "measure_words"), [
+    ("race", [], "expected turns to the target"),
+    ("versus-easy", [], "You's chance to win"),
+    ("together", ["Ann, Bob", "enter"], "Ann's chance to win"),
+    ("daily", ["enter"], "expected final points"),  # the attempt started once asked
+    ("challenge-new", ["enter"], "expected final points"),
+])
+def test_every_modes_result_offers_its_review(item: str, keys: list[str], measure_words: str) -> None:
+    async def run() -> None:
+        app = make_app("5000")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, item)
+            if item == "together":
+                app.screen.query_one("#names").value = ""
+                keys[0:1] = list(keys[0])
+            await press(pilot, *keys)
+            await play_to_the_end(pilot)
+            await _reviewed(pilot, measure_words)
+
+    asyncio.run(run())
+
+
+@pytest.mark.slow
+def test_the_score_pads_result_offers_its_review() -> None:
+    """The table's dice typed in: Ann's hot dice of 1s and a 5 again and again past 5,000 (then a 1 to bank),
+    then Bob farkles in the last round."""
+    async def run() -> None:
+        app = make_app("5000")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "pad")
+            app.screen.query_one("#names").value = ""
+            await press(pilot, *"Ann, Bob", "enter")
+            game = table(app).session.game
+            n = game.rules.dice
+            hot, every = "1" * (n - 1) + "5", [str(i + 1) for i in range(n)]
+            await press(pilot, "r")
+            await press(pilot, *hot, "enter")
+            while game.turn_total + game.options()[0].points < 5000:
+                await press(pilot, *every, "r")
+                await press(pilot, *hot, "enter")
+            await press(pilot, *every, "r")
+            await press(pilot, *"12266"[:n], "enter")
+            await press(pilot, "1", "b")
+            assert game.scores[0] >= 5000
+            await press(pilot, "r")
+            await press(pilot, *"22346"[:n], "enter")
+            assert game.outcome is not None
+            await _reviewed(pilot, "Ann's chance to win")
+
+    asyncio.run(run())
+
+
+def test_the_review_is_being_prepared_while_its_table_is_solved_then_fills_in(hold: threading.Event) -> None:
+    """Rules without a shipped table (a small custom string): R says the review is being prepared, with the
+    background solve's progress, and fills in once the table is ready. The solve is held until the screen has
+    been seen: were it solved inside the screen, the screen would wait for it."""
+    from hotdice.tui.screens.review import ReviewScreen
+    from tests.analysis.test_background import fresh_rules
+
+    async def run() -> None:
+        app = make_app(str(fresh_rules("farkle,target=1500")))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "versus-easy")
+            await play_to_the_end(pilot)
+            await press(pilot, "r")
+            review = app.screen
+            assert isinstance(review, ReviewScreen) and not review.ready
+            shown = " ".join(screen_text(app).split())
+            assert re.search(r"The review is being prepared: .* \(\d+\.\d% done\)", shown), shown
+            assert "chance to win" not in shown
+            hold.set()
+            deadline = time.monotonic() + 120
+            while not review.ready:
+                assert time.monotonic() < deadline, "the review never filled in"
+                await pilot.pause(0.1)
+            await pilot.pause(0.1)
+            shown = screen_text(app)
+            assert "You's chance to win" in shown and "being prepared" not in shown
+
+    asyncio.run(run())
+
+
+def test_the_review_screens_words_in_french() -> None:
+    t = Translator("fr")
+    assert t("review.preparing", percent=t.percent(0.25)).startswith("L’analyse se prépare\u00a0:")
+
+
+def test_the_statistics_list_the_last_games_and_a_number_opens_its_review() -> None:
+    from hotdice.tui.screens.review import ReviewScreen
+    from hotdice.tui.screens.stats import StatsScreen
+
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "solo")
+            game = (await play_to_the_end(pilot)).session.game
+            await press(pilot, "escape")
+            await menu(pilot, "stats")
+            await press(pilot, "end")
+            await pilot.pause(0.5)  # the scroll's animation
+            text = screen_text(app)
+            assert "Your last games" in text and "1-9 review a game" in text
+            assert re.search(rf"1 +\d{{4}}-\d\d-\d\d +Solo, ten turns +{game.scores[0]:,}", text), text
+            await press(pilot, "2")  # no second game: nothing happens
+            assert isinstance(app.screen, StatsScreen)
+            await press(pilot, "1")
+            review = app.screen
+            assert isinstance(review, ReviewScreen) and review.ready
+            assert list(review.game.history) == list(game.history)
+            assert "expected final points" in screen_text(app)
+            await press(pilot, "escape")
+            assert isinstance(app.screen, StatsScreen)
 
     asyncio.run(run())

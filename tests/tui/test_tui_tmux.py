@@ -130,3 +130,42 @@ def test_a_small_real_terminal_how_to_play_compact_dice_then_too_small(tmp_path:
         term.wait_for("Resume the saved game")
     finally:
         term.close()
+
+
+@pytest.mark.slow
+def test_a_ten_turn_game_played_out_then_r_shows_its_review_at_80_by_24(tmp_path: Path) -> None:
+    """The result screen's R in the real ``hotdice play``: the review's chart, then (scrolled to the end) its
+    summary, inside 80×24. The game is played by cycling r (roll), a (the best set-aside), b (bank): keys the table
+    ignores when they do not apply, so every turn ends whatever the dice."""
+    term = Terminal(f"{HOTDICE} play --lang en --rules farkle", environment(tmp_path))
+    try:
+        term.wait_for("Solo: ten turns for the best score")
+        term.keys("Enter")  # Solo
+        term.wait_for("Turn 1/10")
+        deadline = time.monotonic() + 120
+        presses = 0
+        while "R review" not in (shown := term.screen()):
+            assert time.monotonic() < deadline, f"the game never ended; the screen:\n{shown}"
+            if "Review: You" in shown:  # the cycle's r reached the result screen: back to it
+                term.keys("Escape")
+                term.wait_for("R review")
+                break
+            term.keys("rab"[presses % 3])
+            presses += 1
+        over = term.screen()
+        assert "Game over" in over and "in 10 turns" in over
+        term.keys("r")
+        review = term.wait_for("expected final points after each roll and decision")
+        lines = review.splitlines()
+        assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
+        assert "Review: " in review and sum(line.count("│") for line in lines) >= 8  # the chart's rows
+        assert any(block in review for block in "▁▂▃▄▅▆▇█")
+        term.keys("End")
+        summary = term.wait_for("Esc or q back to the result")
+        lines = summary.splitlines()
+        assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
+        assert "accuracy" in summary and "skill lost" in summary and re.search(r"You +[-+]?[\d,.]+ points", summary)
+        term.keys("Escape")
+        term.wait_for("R review")
+    finally:
+        term.close()

@@ -118,3 +118,15 @@ def test_learn_from_your_mistakes_in_training(open_page: Open) -> None:  # noqa:
     expect(page.locator("#mistakes-feedback")).to_contain_text("Right: the best play")
     expect(page.locator(f'#mistakes-choices button[data-decision="{best}"]')).to_have_class("button gold")
     assert problems(page, "training") == []
+
+
+def test_the_stats_page_leads_to_each_games_review_on_a_phone_in_french(open_page: Open) -> None:  # noqa: F811
+    page = open_page(viewport=PHONE, locale="fr-FR")
+    page.request.get("/lang/fr?next=/")
+    gid = finished_game(page, {"mode": "solo"})
+    page.goto("/stats")
+    expect(page.locator("#history-title")).to_have_text("Vos dernières parties")
+    assert problems(page, "stats") == []
+    page.locator(f'#history a[href="/review/{gid}"]').click()
+    expect(page).to_have_url(re.compile(f"/review/{gid}$"))
+    expect(page.locator("#review-figure")).to_be_visible()

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from hotdice.analysis.game_review import GameReview, ReviewStep
 from hotdice.game.engine import Decision
 from hotdice.i18n import Translator
+from hotdice.play.modes import shown_rules
 
 __all__ = [
     "CHART_MIN_WIDTH", "MARKS", "change_words", "chart", "decision_words", "loss_words", "review_lines", "value_words",
@@ -119,7 +120,7 @@ def review_lines(t: Translator, review: GameReview, *, player: int | None = None
     title, graph of ``player`` (seat 0 if None), the labelled decisions (``player``'s, or everyone's), the summary."""
     seat = 0 if player is None else player
     names = [p.name for p in review.players]
-    lines = [t("review.title", players=t("review.versus").join(names), rules=review.rules)]
+    lines = [t("review.title", players=t("review.versus").join(names), rules=shown_rules(review.rules))]
     lines.append(t(f"review.measure.{review.measure}", name=names[seat]))
     if review.approximate:
         lines.append(t("review.approximate"))
@@ -131,7 +132,7 @@ def review_lines(t: Translator, review: GameReview, *, player: int | None = None
     lines.append("")
     lines += _decisions(t, review, player)
     lines.append("")
-    lines += _summary(t, review)
+    lines += _summary(t, review, width)
     return lines
 
 
@@ -165,7 +166,9 @@ def _position(t: Translator, step: ReviewStep) -> str:
     return t("review.at_roll", scores=scores, total=total, dice=" ".join(roll))
 
 
-def _summary(t: Translator, review: GameReview) -> list[str]:
+def _summary(t: Translator, review: GameReview, width: int) -> list[str]:
+    """Each player's summary as a table; where its one table would be wider than ``width`` (long units such as
+    points), two tables: the values, then the accuracy and the labels' counts."""
     heads = [t("review.player"), t("review.start"), t("review.end"), t("review.luck"), t("review.skill"),
              t("review.accuracy"), MARKS["inaccuracy"], MARKS["mistake"], MARKS["blunder"]]
     rows: list[Sequence[str]] = [heads]
@@ -175,8 +178,15 @@ def _summary(t: Translator, review: GameReview) -> list[str]:
         rows.append([p.name, value_words(t, review.measure, p.start), value_words(t, review.measure, p.end), luck,
                      loss_words(t, review.measure, p.skill_lost), accuracy, str(p.labels["inaccuracy"]),
                      str(p.labels["mistake"]), str(p.labels["blunder"])])
-    widths = [max(len(row[k]) for row in rows) for k in range(len(heads))]
+    whole = _table(rows)
+    if max(len(line) for line in whole) <= width:
+        return [t("review.summary"), *whole]
+    return [t("review.summary"), *_table([row[:5] for row in rows]), "", *_table([[row[0], *row[5:]] for row in rows])]
+
+
+def _table(rows: Sequence[Sequence[str]]) -> list[str]:
+    """Rows in columns: the first (names, cut at 16 cells) to the left, the others to the right."""
+    widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
     widths[0] = min(widths[0], 16)
-    return [t("review.summary"), *("  ".join(cell[:w].ljust(w) if k == 0 else cell.rjust(w)
-                                             for k, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip()
-                                   for row in rows)]
+    return ["  ".join(cell[:w].ljust(w) if k == 0 else cell.rjust(w)
+                      for k, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip() for row in rows]

@@ -205,7 +205,7 @@ class GameOverScreen(HotDiceModal):
     def action_review(self) -> None:
         from hotdice.tui.screens.review import ReviewScreen
 
-        self.app.push_screen(ReviewScreen(self.session))
+        self.app.push_screen(ReviewScreen(self.session.game))
 
     def action_menu(self) -> None:
         self.hotdice.back_to_menu()

@@ -26,7 +26,7 @@ from hotdice.web.errors import WebError
 from hotdice.web.i18n import COOKIE, LANGUAGES, Translator, pick_language, seat_name
 from hotdice.web.schemas import Code
 from hotdice.web.services import challenges, daily, daily_share, games, tables
-from hotdice.web.services.stats import player_stats
+from hotdice.web.services.stats import finished_games, player_stats
 from hotdice.web.services.your_games import your_games
 from hotdice.web.words import how_it_goes
 
@@ -150,7 +150,8 @@ def stats_page(request: Request, t: TranslatorDep, session: SessionDep, visitor:
                       for mode, points in found.scores.items()]
             score_chart = charts.score_lines(series, title=t("stats.scores_chart"), game_label=t("stats.games_axis"),
                                              t=t)
-    return render(request, t, "stats.html", found=found, farkle_charts=farkle_charts, score_chart=score_chart)
+    return render(request, t, "stats.html", found=found, farkle_charts=farkle_charts, score_chart=score_chart,
+                  history=finished_games(session, visitor))
 
 
 @router.get("/training", response_class=HTMLResponse)

@@ -33,7 +33,10 @@ _lock = threading.Lock()
 def review_of(session: Session, game_id: str) -> tuple[GameReview, bytes]:
     """The review of game ``game_id`` and its JSON text, once the game (a daily's or a challenge's attempt) is over;
     409 before, or while the table its measure needs is being solved."""
-    record = public_record(session, game_id)
+    try:
+        record = public_record(session, game_id)
+    except Conflict:  # not over yet: said of the review (the record's own refusal speaks of the record)
+        raise Conflict.said("error.review_after") from None
     return _reviewed(record)
 
 

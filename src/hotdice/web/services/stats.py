@@ -4,8 +4,9 @@ player's games only, and the data of the two charts."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from hotdice.analysis.odds import roll_odds
@@ -13,12 +14,15 @@ from hotdice.game.rules import Rules
 from hotdice.play.daily import daily_day
 from hotdice.store import GameResult
 from hotdice.store.stats import FarkleRate, Stats, statistics
-from hotdice.store.web_models import WebPlayer
+from hotdice.store.web_models import WebGame, WebPlayer
 from hotdice.web import clock
 from hotdice.web.charts import Bar
 from hotdice.web.db import as_owner
+from hotdice.web.services.games import stored_seats
 
-__all__ = ["PlayerStats", "player_stats"]
+__all__ = ["FinishedGame", "PlayerStats", "finished_games", "player_stats"]
+
+HISTORY = 20  # the finished games the statistics page lists, each with its review
 
 
 @dataclass(frozen=True)
@@ -26,6 +30,17 @@ class PlayerStats:
     stats: Stats
     farkle_bars: dict[str, list[Bar]]  # per rules string: every number of dice, rolled or not
     scores: dict[str, list[tuple[int, int]]]  # per mode: (game number, score), oldest first
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """A finished game in the player's history: the page links it to its review."""
+
+    id: str
+    mode: str
+    ended: datetime
+    players: int
+    score: int  # the first seat's
 
 
 def _bars(rates: tuple[FarkleRate, ...]) -> dict[str, list[Bar]]:
@@ -52,3 +67,20 @@ def player_stats(session: Session, player: WebPlayer | None) -> PlayerStats | No
     for number, (mode, score) in enumerate(rows, start=1):
         scores.setdefault(mode, []).append((number, score))
     return PlayerStats(stats, _bars(stats.farkle_rates), scores)
+
+
+def finished_games(session: Session, player: WebPlayer | None, limit: int = HISTORY) -> list[FinishedGame]:
+    """The player's last finished games, newest first: those the player started, and the online tables where the
+    player had a seat (their seats name the player; training is never among them)."""
+    if player is None:
+        return []
+    seated = (WebGame.table_code.is_not(None)) & WebGame.seats.contains(player.id)
+    rows = session.execute(select(WebGame).where(WebGame.over, or_(WebGame.owner_id == player.id, seated))
+                           .order_by(WebGame.updated_at.desc()).limit(limit)).scalars()
+    out = []
+    for row in rows:
+        seats = stored_seats(row.seats)
+        if row.owner_id != player.id and not any(seat.player == player.id for seat in seats):
+            continue
+        out.append(FinishedGame(row.id, row.mode, row.updated_at, len(seats), row.score))
+    return out
