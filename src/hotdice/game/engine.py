@@ -750,7 +750,7 @@ class Game:
         """The dice of the roll the player asked for: exactly :attr:`dice_in_hand` faces from 1 to 6."""
         if self.phase is not Phase.CHANCE:
             raise IllegalMoveError(Refusal(Code.NOT_ROLLING))
-        roll = tuple(dice) if isinstance(dice, (tuple, list)) else dice
+        roll = tuple(dice) if isinstance(dice, Iterable) and not isinstance(dice, (str, bytes)) else dice
         if not isinstance(roll, tuple) or not all(type(d) is int for d in roll) or not _FACES.issuperset(roll):
             try:
                 roll = parse_dice(roll, self.rules.dice)

@@ -91,8 +91,7 @@ class SetAside(tuple[int, ...]):
 
     def __new__(cls, *dice: int) -> SetAside:
         if not all(type(d) is int and 1 <= d <= 6 for d in dice):
-            parse_dice(dice)  # says which die is not a face from 1 to 6
-            raise DiceError(Refusal(Code.NOT_A_ROLL, {"roll": dice, "dice": 6}))  # a face given as text
+            dice = _faces(dice, "dice")  # numpy's whole numbers too; anything else refused, saying which
         return super().__new__(cls, sorted(dice))
 
     def __getnewargs__(self) -> tuple[int, ...]:
@@ -325,8 +324,7 @@ class Scorer:
 
     def option_for(self, roll: Iterable[int], set_aside: Iterable[int]) -> Option | None:
         """``set_aside`` as a legal set-aside of ``roll``, or None if it is not one."""
-        expect(set_aside, (tuple, list, SetAside), "set_aside", DiceError)
-        wanted = SetAside(*set_aside)
+        wanted = SetAside(*_faces(set_aside, "set_aside"))
         for option in self.options(roll):
             if option.set_aside == wanted:
                 return option
@@ -334,8 +332,7 @@ class Scorer:
 
     def partition(self, dice: Iterable[int]) -> list[Combination]:
         """The combinations that give these dice their points (their best partition), largest first."""
-        expect(dice, (tuple, list, SetAside), "dice", DiceError)
-        set_aside = SetAside(*dice)
+        set_aside = SetAside(*_faces(dice, "dice"))
         total = self.score(set_aside)
         if total is None:
             raise DiceError(Refusal(Code.NOT_ALL_SCORE, {"keep": tuple(set_aside)}))
@@ -361,12 +358,24 @@ class Scorer:
         return best
 
     def _roll_key(self, roll: Iterable[int]) -> int:
-        expect(roll, (tuple, list, SetAside), "roll", DiceError)
-        dice = tuple(roll)
-        faces = all(type(d) is int for d in dice) and _FACE_SET.issuperset(dice)
-        if not faces or not dice or len(dice) > self.rules.dice:
+        dice = _faces(roll, "roll", self.rules.dice)
+        if not dice or len(dice) > self.rules.dice:
             raise DiceError(Refusal(Code.NOT_A_ROLL, {"roll": dice, "dice": self.rules.dice}))
         return dice_key(dice)
+
+
+def _faces(dice: Iterable[int], name: str, most: int = 6) -> tuple[int, ...]:
+    """Some dice as faces 1 to 6 (any iterable of whole numbers: numpy's too), or DiceError saying which (a roll
+    of at most ``most`` dice)."""
+    if isinstance(dice, (str, bytes)) or not isinstance(dice, Iterable):
+        expect(dice, (tuple, list), name, DiceError)  # says what it is instead
+    faces = tuple(dice)
+    try:
+        if _FACE_SET.issuperset(faces) and not any(isinstance(d, (bool, float)) for d in faces):
+            return tuple(map(int, faces))
+    except TypeError:  # an unhashable value among them
+        pass
+    raise DiceError(Refusal(Code.NOT_A_ROLL, {"roll": faces, "dice": most}))
 
 
 def scorer(rules: Rules) -> Scorer:
