@@ -41,6 +41,16 @@ def play_out(page: Page, gid: str) -> dict[str, Any]:
     raise AssertionError("the game did not end")
 
 
+def clipboard_after(page: Page, want: str, seconds: float = 10) -> str:
+    """The clipboard once it holds ``want``, or as it stands after ``seconds``: a copy is written asynchronously."""
+    deadline = time.monotonic() + seconds
+    while True:
+        held = str(page.evaluate("() => navigator.clipboard.readText()"))
+        if held == want or time.monotonic() > deadline:
+            return held
+        page.wait_for_timeout(100)
+
+
 @pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
 def test_the_daily_share_copies_the_text_and_shows_the_plain_form(open_page: Open, locale: str) -> None:
     page = open_page("sharer", locale=locale)
@@ -53,14 +63,14 @@ def test_the_daily_share_copies_the_text_and_shows_the_plain_form(open_page: Ope
     expect(page.locator("#daily-streak")).to_be_visible()
     page.locator("[data-share-text]").click()
     expect(page.locator(".share-text")).to_be_visible()
-    copied = page.evaluate("() => navigator.clipboard.readText()")
     day = page.locator("[data-share]").get_attribute("data-share")
     assert day is not None
     shared = page.request.get(day, headers={"Accept-Language": locale[:2]}).json()
+    copied = clipboard_after(page, shared["text"])
     assert copied == shared["text"] and len(copied.splitlines()[1]) == len(shared["marks"])
     page.locator("[data-share-plain]").click()
     expect(page.locator(".share-text")).to_have_text(shared["plain"])
-    assert page.evaluate("() => navigator.clipboard.readText()") == shared["plain"]
+    assert clipboard_after(page, shared["plain"]) == shared["plain"]  # the copy lands after the text is shown
 
 
 def test_play_again_is_the_rematch_and_the_home_page_lists_the_games(open_page: Open) -> None:
