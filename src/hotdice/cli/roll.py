@@ -14,6 +14,7 @@ from hotdice.cli.common import BadInput, JsonOption, RulesOption, out, parse_rul
 from hotdice.game.engine import offered
 from hotdice.game.rules import Rules, SetAsideRule
 from hotdice.game.scoring import DiceError, parse_dice, scorer
+from hotdice.game.told import farkle_code
 
 __all__ = ["app"]
 
@@ -65,8 +66,7 @@ def score_command(
     if data["wins_game"]:
         out.print(t("cli.score.wins", roll=shown))
     if data["farkle"]:
-        # seed 000 calls five dice that score nothing a ballot (the French word; English says farkle)
-        out.print(t("cli.score.ballot" if len(roll) == 5 else "cli.score.farkle", roll=shown))
+        out.print(t(f"cli.score.{farkle_code(roll)}", roll=shown))
         return
     if r.set_aside is SetAsideRule.ALL:
         out.print(t("cli.score.all"))

@@ -15,7 +15,7 @@ from typing import Any
 from hotdice.game.engine import Event, EventKind, Game
 from hotdice.game.refusals import Refusal, Words
 
-__all__ = ["ENGLISH", "Telling", "Told", "told_event"]
+__all__ = ["ENGLISH", "Telling", "Told", "farkle_code", "told_event"]
 
 
 @dataclass(frozen=True)
@@ -80,6 +80,12 @@ class Telling(Words):
         return super().format_field(value, format_spec)
 
 
+def farkle_code(roll: tuple[int, ...]) -> str:
+    """The code of a roll that scores nothing: seed 000 calls one of five dice a ballot (French has the two words,
+    English says farkle for both)."""
+    return "ballot" if len(roll) == 5 else "farkle"
+
+
 def told_event(game: Game, event: Event) -> Told:
     """What ``event`` of ``game`` says, worked out once for every telling of it (the transcript's
     ``transcript.<code>``, the log's ``log.<code>`` in the terminal and the pages): its code, and every value
@@ -102,8 +108,8 @@ def told_event(game: Game, event: Event) -> Told:
             return Told("set_aside", {**who, "dice": event.dice, "points": points, "total": event.turn_total})
         case EventKind.HOT_DICE:
             return Told("hot_dice", {**who, "n": rules.dice})
-        case EventKind.FARKLE:  # seed 000 calls a roll of five dice that scores nothing a ballot
-            code = "ballot" if len(event.dice) == 5 else "farkle"
+        case EventKind.FARKLE:
+            code = farkle_code(event.dice)
             return Told(f"{code}_lost" if points else code, {**who, "points": points})
         case EventKind.BUST:
             return Told("bust_lost" if points else "bust", {**who, "points": points, "target": rules.target})

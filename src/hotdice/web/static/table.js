@@ -377,8 +377,7 @@
       if (kind === "game-over") {
         const w = view.outcome.winners;
         moments.push(["winner", view.players.length === 1 ? num(view.players[0].score) : (w.length === 1 ? t("moment.wins", { name: name(w[0]) }) : t("moment.tie"))]);
-      } else if (kind === "penalty") moments.push([kind, said(e.key.replace(/^log\./, "moment."), e.values)]);
-      else if (kind === "farkle") moments.push([kind, t(e.key.replace(/^log\.(ballot|farkle).*$/, "moment.$1"))]);
+      } else if (kind === "penalty" || kind === "farkle") moments.push([kind, said(e.key.replace(/^log\./, "moment."), e.values)]);
       else moments.push([kind, t("moment." + kind)]);
     }
     const passed = you.length > 1 && view.outcome === null && view.current !== previousCurrent && you.includes(view.current);
