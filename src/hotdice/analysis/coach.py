@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 import numpy as np
 import numpy.typing as npt
@@ -35,7 +36,8 @@ from hotdice.game.scoring import Option, SetAside
 __all__ = ["Advice", "Choice", "advise", "measure_for", "measure_now", "table_for"]
 
 _TOL = 1e-12
-MEASURES = ("win", "points", "turns")  # win probability, expected points, expected turns to the target
+Measure = Literal["win", "points", "turns"]  # win probability, expected points, expected turns to the target
+MEASURES: tuple[Measure, ...] = get_args(Measure)
 
 
 @dataclass(frozen=True)

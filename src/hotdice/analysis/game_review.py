@@ -36,9 +36,9 @@ import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
-from hotdice.analysis.coach import MEASURES, Advice, Choice, advise, measure_for
+from hotdice.analysis.coach import MEASURES, Advice, Choice, Measure, advise, measure_for
 from hotdice.analysis.expectation import turn_values
 from hotdice.analysis.solver import UNIT, two_player_solution
 from hotdice.game.engine import Action, Decision, Game, Phase, Roll
@@ -61,7 +61,6 @@ __all__ = [
     "values_at",
 ]
 
-Measure = Literal["win", "points", "turns"]
 Label = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
 LABELS: tuple[Label, ...] = ("best", "good", "inaccuracy", "mistake", "blunder")
 BEST_TOLERANCE = 1e-9  # a loss below it is rounding: the choice is (one of) the best
@@ -284,7 +283,7 @@ class _Reviewer:
     def __init__(self, game: Game, measure: str | None) -> None:
         self.game = game
         self.now = game.root()
-        self.measure: Measure = _measure(measure or measure_for(self.now))
+        self.measure = cast(Measure, measure or measure_for(self.now))  # a given one is one of MEASURES
         self.sign = -1.0 if self.measure == "turns" else 1.0
         rules = game.rules
         self.approximate = (self.measure == "win" and len(game.players) > 2) or (
@@ -443,15 +442,5 @@ def _choices(first: Advice, played: SetAside, then: Sequence[Choice]) -> list[Ch
     sign = -1.0 if first.measure == "turns" else 1.0
     out.sort(key=lambda c: -sign * c.value)
     return out
-
-
-def _measure(text: str) -> Measure:
-    if text == "win":
-        return "win"
-    if text == "points":
-        return "points"
-    if text == "turns":
-        return "turns"
-    raise ValueError(f"unknown measure '{text}': win, points or turns")
 
 
