@@ -13,30 +13,63 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import Date, DateTime, ForeignKey, String, Text, UniqueConstraint, false
+from sqlalchemy import Date, DateTime, ForeignKey, Index, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from hotdice.store.models import NAME_LENGTH, Base, _now
 
 __all__ = [
-    "WebBotToken", "WebChallenge", "WebDailyPar", "WebGame", "WebPlayer", "WebSecret", "WebTable", "WebTableSeat",
+    "WebBotToken", "WebChallenge", "WebChallengeSeen", "WebDailyPar", "WebDevice", "WebGame", "WebLink", "WebPlayer",
+    "WebSecret", "WebTable", "WebTableSeat",
 ]
 
 ID_LENGTH = 32  # ids are random: 16 bytes in hex, or shorter url-safe tokens
 
 
 class WebPlayer(Base):
-    """Someone without an account: a display name and the hash of the random token their device holds."""
+    """Someone without an account: a display name, played from one or more devices (:class:`WebDevice`)."""
 
     __tablename__ = "web_players"
 
     id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # SHA-256 of the cookie's token
+    # SHA-256 of the token of the device that made the player: a bot's token (the only way to it); a person is
+    # known by their devices (WebDevice), this one among them while it is not signed out.
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     name: Mapped[str] = mapped_column(String(NAME_LENGTH))
     rules: Mapped[str] = mapped_column(Text, default="farkle")  # the house rules of their own games
     # A program playing through a bot token (WebBotToken): its token's hash is its token_hash.
     bot: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class WebDevice(Base):
+    """A browser a person plays from: the hash of its cookie's token. A player's first device is made with the
+    player; a link code (:class:`WebLink`) adds another. Signed out, its token names nobody, for good."""
+
+    __tablename__ = "web_devices"
+
+    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)  # shown in the device list
+    player_id: Mapped[str] = mapped_column(ForeignKey("web_players.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # SHA-256 of the cookie's token
+    agent: Mapped[str] = mapped_column(String(120), default="")  # "Firefox on Android": from its User-Agent
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)  # first seen
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)  # last seen (to the hour)
+    signed_out_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class WebLink(Base):
+    """A one-time link code a player made to use another device: only its hash is kept, it expires, and its
+    first claim uses it up."""
+
+    __tablename__ = "web_links"
+
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)  # SHA-256 of the code
+    player_id: Mapped[str] = mapped_column(ForeignKey("web_players.id"), index=True)
+    device_id: Mapped[str] = mapped_column(ForeignKey("web_devices.id"))  # the device that made it
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    claimed_by: Mapped[str | None] = mapped_column(ForeignKey("web_devices.id"))  # the device it added
 
 
 class WebBotToken(Base):
@@ -61,11 +94,13 @@ class WebGame(Base):
         # One official daily attempt per player and day; one attempt per player and challenge.
         UniqueConstraint("owner_id", "official_day", name="uq_web_games_owner_official_day"),
         UniqueConstraint("owner_id", "challenge_code", name="uq_web_games_owner_challenge"),
+        # "Your games": a player's finished games, the latest first, read from the index alone.
+        Index("ix_web_games_owner_over_updated", "owner_id", "over", "updated_at"),
     )
 
     id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
     mode: Mapped[str] = mapped_column(String(16))  # a hotdice.play.modes.Mode value, or "online"
-    owner_id: Mapped[str] = mapped_column(ForeignKey("web_players.id"), index=True)  # who created it
+    owner_id: Mapped[str] = mapped_column(ForeignKey("web_players.id"))  # who created it (indexed above)
     record: Mapped[str] = mapped_column(Text)  # the record as JSON; holds the seed: never sent as such
     action: Mapped[int] = mapped_column()  # the action number: length of the record's history
     # Per seat, as hotdice.web.services.games.StoredSeat writes it: {"kind": "human", "player": id} (id None: the
@@ -99,6 +134,16 @@ class WebChallenge(Base):
     creator_id: Mapped[str] = mapped_column(ForeignKey("web_players.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     closes_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class WebChallengeSeen(Base):
+    """A friend challenge a player opened: received, and "waiting for you" until they play it or it closes."""
+
+    __tablename__ = "web_challenges_seen"
+
+    challenge_code: Mapped[str] = mapped_column(ForeignKey("web_challenges.code"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("web_players.id"), primary_key=True, index=True)
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
 class WebTable(Base):

@@ -8,7 +8,6 @@ random hash: the token then names nobody (:func:`bot_of` finds none) and the bot
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from dataclasses import dataclass
 
@@ -17,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from hotdice.store.web_models import WebBotToken, WebPlayer
 from hotdice.web.errors import Forbidden, NotFound
-from hotdice.web.services.players import clean_name, new_token, valid_token
+from hotdice.web.services.players import clean_name, new_token, token_hash, valid_token
 
 __all__ = ["BOT_PATHS", "Made", "bot_ids", "bot_of", "make", "mine", "revoke"]
 
@@ -32,16 +31,12 @@ class Made:
     token: str  # shown once: only its hash is kept
 
 
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 def make(session: Session, owner: WebPlayer, name: str) -> Made:
     """A new bot called ``name`` and its token, for ``owner`` (a person: bots make no tokens)."""
     if owner.bot:
         raise Forbidden.said("error.bot_no_tokens")
     token = new_token()
-    bot = WebPlayer(id=secrets.token_hex(16), token_hash=_hash(token), name=clean_name(name), rules=owner.rules,
+    bot = WebPlayer(id=secrets.token_hex(16), token_hash=token_hash(token), name=clean_name(name), rules=owner.rules,
                     bot=True)
     row = WebBotToken(id=secrets.token_hex(8), owner_id=owner.id, bot_id=bot.id, name=bot.name)
     session.add(bot)
@@ -66,14 +61,14 @@ def revoke(session: Session, owner: WebPlayer, token_id: str) -> None:
     row.revoked = True
     bot = session.get(WebPlayer, row.bot_id)
     assert bot is not None
-    bot.token_hash = _hash(new_token())  # nobody holds this one
+    bot.token_hash = token_hash(new_token())  # nobody holds this one
 
 
 def bot_of(session: Session, token: str) -> WebPlayer | None:
     """The bot a live token plays as; None for anything else (made up, revoked, a person's device)."""
     if not valid_token(token):
         return None
-    return session.scalar(select(WebPlayer).where(WebPlayer.token_hash == _hash(token), WebPlayer.bot))
+    return session.scalar(select(WebPlayer).where(WebPlayer.token_hash == token_hash(token), WebPlayer.bot))
 
 
 def bot_ids(session: Session, ids: list[str]) -> set[str]:

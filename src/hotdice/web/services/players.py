@@ -1,5 +1,6 @@
 """Players without accounts: a random device token, which the server signs (kept by the browser in an
-HttpOnly cookie), and a name.
+HttpOnly cookie), and a name. A player may play from several devices (:mod:`hotdice.web.services.devices`):
+each device's token names its player until that device is signed out.
 
 Only the token's SHA-256 is stored, so a copy of the database does not let anyone act as a player. The
 cookie is the token and its HMAC under the server's device key (:class:`Devices`): a token the server did not
@@ -21,20 +22,21 @@ from sqlalchemy.orm import Session
 from hotdice.game.refusals import Refused
 from hotdice.game.rules import Rules, RulesError
 from hotdice.play import names
-from hotdice.store.web_models import WebPlayer
+from hotdice.store.web_models import WebDevice, WebPlayer
 from hotdice.web.errors import BadRequest
 from hotdice.web.memo import Recent
 
 __all__ = [
     "COOKIE", "DEFAULT_NAME", "DEVICE_KEY", "Devices", "clean_name", "device_player", "device_player_id",
-    "known_id", "new_token", "update", "valid_token",
+    "forget_devices", "known_id", "new_token", "token_hash", "update", "valid_token",
 ]  # fmt: skip
 
 COOKIE = "hotdice_device"
 DEVICE_KEY = "device-key"  # the WebSecret that signs the device cookies when HOTDICE_DEVICE_KEY is not set
 DEFAULT_NAME = ""  # no name chosen: worded when shown, in the language of whoever looks (hotdice.play.names)
-# The ids of the players this process has found, by their token's hash: a device's token and its player's id
-# never change (a name or house rules may: those are always read from the database).
+# The ids of the players this process has found, by their device token's hash: a device's player never changes
+# (a name or house rules may: those are always read from the database) until the device is signed out, which
+# empties it in every process (forget_devices).
 _IDS: Recent[str, str] = Recent(100_000)
 CHECKED = 100_000  # the device cookies whose check is kept, the most recently used
 
@@ -83,20 +85,31 @@ class Devices:
         return token
 
 
-def _hash(token: str) -> str:
+def token_hash(token: str) -> str:
+    """What the database keeps of a token: its SHA-256."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
 def find(session: Session, token: str | None) -> WebPlayer | None:
+    """The player of a device token: a person's device not signed out, or a bot's token."""
     if not valid_token(token):
         return None
     assert token is not None
-    return session.scalar(select(WebPlayer).where(WebPlayer.token_hash == _hash(token)))
+    hashed = token_hash(token)
+    person = select(WebPlayer).join(WebDevice, WebDevice.player_id == WebPlayer.id).where(
+        WebDevice.token_hash == hashed, WebDevice.signed_out_at.is_(None))
+    return session.scalar(person) or session.scalar(
+        select(WebPlayer).where(WebPlayer.token_hash == hashed, WebPlayer.bot))
+
+
+def forget_devices() -> None:
+    """Forget the players this process knows by device: a device was signed out (here or in another process)."""
+    _IDS.clear()
 
 
 def known_id(token: str) -> str | None:
     """The id of this device's player if this process has met it already; None: ask :func:`device_player_id`."""
-    return _IDS.get(_hash(token)) if valid_token(token) else None
+    return _IDS.get(token_hash(token)) if valid_token(token) else None
 
 
 def device_player_id(session: Session, token: str) -> str:
@@ -107,20 +120,24 @@ def device_player_id(session: Session, token: str) -> str:
     if not session.in_transaction():  # a fresh transaction: a player found now was committed, and stays
         player = find(session, token)
         if player is not None:
-            _IDS.put(player.token_hash, player.id)
+            _IDS.put(token_hash(token), player.id)
             return player.id
     return device_player(session, token).id
 
 
 def device_player(session: Session, token: str) -> WebPlayer:
-    """The player of this device, created on first use without a name (:data:`DEFAULT_NAME`)."""
+    """The player of this device, created on first use without a name (:data:`DEFAULT_NAME`), with the device
+    as its first (a signed-out device's token names nobody: its browser starts again as a new player)."""
     player = find(session, token)
     if player is not None:
         return player
-    player = WebPlayer(id=secrets.token_hex(16), token_hash=_hash(token), name=DEFAULT_NAME, rules="farkle")
+    hashed = token_hash(token)
+    player = WebPlayer(id=secrets.token_hex(16), token_hash=hashed, name=DEFAULT_NAME, rules="farkle")
     try:
         with session.begin_nested():
             session.add(player)
+            session.flush()
+            session.add(WebDevice(id=secrets.token_hex(16), player_id=player.id, token_hash=hashed))
     except IntegrityError:  # the same device's other request created it first
         found = find(session, token)
         assert found is not None
