@@ -3,14 +3,20 @@ checked against the games' own views; the home page lists them, and says nothing
 
 from __future__ import annotations
 
+import json
 import secrets
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from hotdice.store.web_models import WebGame
+from hotdice.store.web_models import WebGame, WebTable, WebTableSeat
+from hotdice.web import Settings, create_app
+from hotdice.web.services.games import REBUILT
 from tests.web.come_back import app
 from tests.web.test_web_api import act, new_game, play_out
 from tests.web_support import next_intent
@@ -110,3 +116,85 @@ def test_the_schema_documents_the_lists(app: FastAPI) -> None:
     assert answer == {"$ref": "#/components/schemas/YourGames"}
     assert set(schema["components"]["schemas"]["YourGames"]["properties"]) == {
         "waiting", "in_progress", "finished", "daily_to_play", "next_offset"}
+
+
+# -- the two lists a player's games are read from, on SQLite and PostgreSQL --------------------------------
+
+
+@pytest.fixture
+def either(database_url: str, tmp_path: Path) -> Iterator[FastAPI]:
+    """The app on SQLite, then PostgreSQL: the lists are read by one statement per list whose plan is each
+    backend's own."""
+    web = create_app(Settings(data_dir=tmp_path, database_url=database_url).unlimited())
+    yield web
+    web.state.db.close()
+
+
+def test_a_seated_player_sees_the_tables_of_others_and_the_host_sees_them_once(either: FastAPI) -> None:
+    alice, bob, carol = TestClient(either), TestClient(either), TestClient(either)
+    new_game(carol, mode="solo")  # Carol has played, but sits at no table
+    code = bob.post("/api/tables", json={"rules": "farkle,target=1000"}).json()["code"]
+    alice.post(f"/api/tables/{code}/join", json={"name": "Alice"})
+    game_id = bob.post(f"/api/tables/{code}/start").json()["game"]
+    for player in (alice, bob):
+        found = player.get("/api/me/games").json()
+        assert ids(found["waiting"]) + ids(found["in_progress"]) == [game_id]
+        assert REBUILT.get(game_id) is not None  # only read to know whose turn: kept for the next move
+    assert carol.get("/api/me/games").json()["waiting"] == []
+    view = alice.get(f"/api/games/{game_id}").json()
+    while view["outcome"] is None:
+        mover = alice if view["to_act"] in view["you"] else bob
+        seen = mover.get(f"/api/games/{game_id}").json()
+        act(mover, seen, next_intent(seen))
+        view = alice.get(f"/api/games/{game_id}").json()
+    results = set()
+    for player, seat in ((alice, 1), (bob, 0)):
+        found = player.get("/api/me/games").json()
+        assert found["waiting"] == found["in_progress"] == [] and ids(found["finished"]) == [game_id]
+        entry = found["finished"][0]
+        assert entry["url"] == f"/t/{code}" and entry["you"] == [seat] and entry["mode"] == "online"
+        results.add(entry["result"])
+    assert results == {"won", "lost"} or results == {"won"}  # a tie: both won
+    assert carol.get("/api/me/games").json()["finished"] == []
+
+
+def test_pages_neither_repeat_nor_skip_games_of_the_same_second_from_both_lists(either: FastAPI) -> None:
+    alice, bob = TestClient(either), TestClient(either)
+    done = play_out(alice, new_game(alice, mode="versus", level="easy", rules="farkle,target=1000"))
+    first_table = bob.post("/api/tables", json={}).json()["code"]  # Bob, a player
+    made: list[tuple[datetime, str]] = []
+    at_tables: set[str] = set()
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    with either.state.db.session() as session:
+        row, table = session.get(WebGame, done["id"]), session.get(WebTable, first_table)
+        assert row is not None and table is not None
+        bob_id = table.host_id
+        made.append((row.updated_at if row.updated_at.tzinfo else row.updated_at.replace(tzinfo=UTC), row.id))
+        for n in range(30):
+            game_id, at = secrets.token_hex(8), start + timedelta(seconds=n // 4)  # four games a second
+            seated = n % 3 == 0  # at one of Bob's tables, Alice seated
+            code = secrets.token_hex(4).upper() if seated else None
+            seats = [{"kind": "human", "player": bob_id}, {"kind": "human", "player": row.owner_id}]
+            session.add(WebGame(id=game_id, mode="online" if seated else row.mode, record=row.record,
+                                owner_id=bob_id if seated else row.owner_id, action=row.action, over=True,
+                                seats=json.dumps(seats) if seated else row.seats, score=row.score,
+                                turns=row.turns, table_code=code, updated_at=at))
+            if code is not None:
+                at_tables.add(game_id)
+                session.flush()
+                session.add(WebTable(code=code, host_id=bob_id, rules="farkle", game_id=game_id))
+                session.add_all([WebTableSeat(table_code=code, seat=0, player_id=bob_id, name="Bob"),
+                                 WebTableSeat(table_code=code, seat=1, player_id=row.owner_id, name="Alice")])
+            made.append((at, game_id))
+        session.commit()
+    expected = [game_id for _, game_id in sorted(made, key=lambda m: (-m[0].timestamp(), m[1]))]
+    for limit in (1, 4, 7):
+        seen, offset = [], 0
+        while offset is not None:
+            page = alice.get("/api/me/games", params={"offset": offset, "limit": limit}).json()
+            seen += ids(page["finished"])
+            offset = page["next_offset"]
+        assert seen == expected, limit
+    # Bob made the tables' games and holds a seat at each: each once
+    assert ids(bob.get("/api/me/games", params={"limit": 100}).json()["finished"]) == [
+        game_id for game_id in expected if game_id in at_tables]

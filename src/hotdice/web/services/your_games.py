@@ -10,18 +10,19 @@ revealed has ended unfinished: it is in neither list.
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import or_, select
+import orjson
+from sqlalchemy import BindParameter, CompoundSelect, Row, bindparam, select, union_all
 from sqlalchemy.orm import Session
 
 from hotdice.play.daily import daily_day
 from hotdice.play.modes import Mode, shown_rules
 from hotdice.store.web_models import WebGame, WebPlayer, WebTable, WebTableSeat
 from hotdice.web import clock
-from hotdice.web.services.games import ONLINE, load, stored_seats
+from hotdice.web.services.games import ONLINE, StoredSeat, load, remember
 
 __all__ = ["IN_PROGRESS_CAP", "your_games"]
 
@@ -30,19 +31,45 @@ IN_PROGRESS_CAP = 50  # the latest unfinished games shown: older ones are still 
 # a game of one device is always its device's turn, and never ends unfinished.
 _REPLAYED = frozenset({ONLINE, Mode.DAILY, Mode.CHALLENGE})
 
+# The statements are built once, their values bound at each ask: building one cost more than the database's
+# answer to it. Each list is two selects joined (UNION ALL) and ordered by the database: the games the player
+# made (from ix_web_games_owner_over_updated: "over = ", not "over IS", which PostgreSQL cannot look up) and
+# the games of others' online tables where they hold a seat. One OR of the two kept SQLite from reading the
+# index in order and PostgreSQL from using it at all.
+_PLAYER: BindParameter[str] = bindparam("player_id")
+_COLUMNS = (WebGame.id, WebGame.mode, WebGame.owner_id, WebGame.record, WebGame.seats, WebGame.over,
+            WebGame.score, WebGame.day, WebGame.challenge_code, WebGame.table_code, WebGame.updated_at)
 
-def _mine(player_id: str, *columns: Any) -> Any:
-    """The player's games (``columns`` of them, or the rows): made by them, or seated at their online table."""
+
+def _mine(over: bool, *columns: Any) -> CompoundSelect[Any]:
+    """The player's finished (``over``) or unfinished games, their ``columns``: made by them, or seated at
+    others' online tables; the latest first."""
+    made = select(*columns).where(WebGame.owner_id == _PLAYER, WebGame.over == over)
     seated = (
-        select(WebTable.game_id)
+        select(*columns)
+        .join(WebTable, WebTable.game_id == WebGame.id)
         .join(WebTableSeat, WebTableSeat.table_code == WebTable.code)
-        .where(WebTableSeat.player_id == player_id, WebTable.game_id.is_not(None))
+        .where(WebTableSeat.player_id == _PLAYER, WebGame.owner_id != _PLAYER, WebGame.over == over)
     )
-    return select(*(columns or (WebGame,))).where(or_(WebGame.owner_id == player_id, WebGame.id.in_(seated)))
+    if not over:  # training counts nowhere
+        made, seated = made.where(WebGame.mode != Mode.TRAINING), seated.where(WebGame.mode != Mode.TRAINING)
+    both = union_all(made, seated)
+    return both.order_by(both.selected_columns.updated_at.desc(), both.selected_columns.id)
 
 
-def _seats_of(row: WebGame, player_id: str) -> list[int]:
-    return [i for i, s in enumerate(stored_seats(row.seats)) if s.human and (s.player or row.owner_id) == player_id]
+_UNFINISHED = _mine(False, *_COLUMNS).limit(IN_PROGRESS_CAP)
+# A page of finished games: its keys first (id, time), then only its rows read whole: the records, a few kB each,
+# are not carried through the ordering and the offset.
+_KEYS = _mine(True, WebGame.id, WebGame.updated_at).limit(bindparam("limit")).offset(bindparam("offset")).subquery()
+_PAGE = select(*_COLUMNS).join(_KEYS, _KEYS.c.id == WebGame.id).order_by(WebGame.updated_at.desc(), WebGame.id)
+_PLAYED_TODAY = select(WebGame.id).where(WebGame.owner_id == _PLAYER, WebGame.official_day == bindparam("today"))
+_shown_rules = lru_cache(maxsize=256)(shown_rules)  # a player's games share a few rules strings
+_Row = Row[*tuple[Any, ...]]  # one game's _COLUMNS
+
+
+def _seats_of(row: _Row, player_id: str) -> list[int]:
+    seats = (StoredSeat.from_json(seat) for seat in orjson.loads(row.seats))
+    return [i for i, s in enumerate(seats) if s.human and (s.player or row.owner_id) == player_id]
 
 
 def _aware(at: datetime) -> datetime:
@@ -50,14 +77,14 @@ def _aware(at: datetime) -> datetime:
     return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
-def _entry(row: WebGame, record: dict[str, Any], player_id: str) -> dict[str, Any]:
+def _entry(row: _Row, record: dict[str, Any], player_id: str) -> dict[str, Any]:
     seats = _seats_of(row, player_id)
     scores = record["result"]["scores"]
     return {
         "id": row.id,
         "url": f"/t/{row.table_code}" if row.table_code else f"/play/{row.id}",
         "mode": row.mode,
-        "rules": shown_rules(record["rules"]),
+        "rules": _shown_rules(record["rules"]),
         "players": len(record["players"]),
         "you": seats,
         "score": scores[seats[0]] if seats else row.score,
@@ -70,8 +97,8 @@ def _entry(row: WebGame, record: dict[str, Any], player_id: str) -> dict[str, An
     }
 
 
-def _finished(row: WebGame, player_id: str) -> dict[str, Any]:
-    record = json.loads(row.record)
+def _finished(row: _Row, player_id: str) -> dict[str, Any]:
+    record = orjson.loads(row.record)
     entry = _entry(row, record, player_id)
     winners = record["result"]["winners"] or []
     many = len(record["players"]) > 1
@@ -89,33 +116,23 @@ def your_games(session: Session, player: WebPlayer | None, offset: int = 0, limi
     if player is None:
         return {"waiting": [], "in_progress": [], "finished": [], "daily_to_play": today.isoformat(),
                 "next_offset": None}
-    mine = _mine(player.id)
     waiting: list[dict[str, Any]] = []
     in_progress: list[dict[str, Any]] = []
-    unfinished = session.scalars(
-        mine.where(WebGame.over.is_(False), WebGame.mode != Mode.TRAINING)
-        .order_by(WebGame.updated_at.desc(), WebGame.id).limit(IN_PROGRESS_CAP)
-    )
-    for row in unfinished:
-        entry = _entry(row, json.loads(row.record), player.id) | {"your_turn": True, "result": None}
+    for row in session.execute(_UNFINISHED, {"player_id": player.id}):
+        entry = _entry(row, orjson.loads(row.record), player.id) | {"your_turn": True, "result": None}
         if row.mode in _REPLAYED:
             loaded = load(session, row.id)
+            remember(loaded)  # only read: kept for the game's next action, as its own requests keep it
             if loaded.ended(now):
                 continue
             entry["your_turn"] = loaded.game.current in entry["you"]
         (waiting if entry["your_turn"] and row.mode == ONLINE else in_progress).append(entry)
-    # The page's ids first, sorted without the records (large): then only those rows are read whole.
-    latest = _mine(player.id, WebGame.id).where(WebGame.over.is_(True)).order_by(WebGame.updated_at.desc(), WebGame.id)
-    page = list(session.scalars(latest.offset(offset).limit(limit + 1)))
-    found = {row.id: row for row in session.scalars(select(WebGame).where(WebGame.id.in_(page[:limit])))}
-    rows = [found[game_id] for game_id in page if game_id in found]
-    played_today = session.scalar(
-        select(WebGame.id).where(WebGame.owner_id == player.id, WebGame.official_day == today)
-    ) is not None
+    page = session.execute(_PAGE, {"player_id": player.id, "offset": offset, "limit": limit + 1}).all()
+    played_today = session.scalar(_PLAYED_TODAY, {"player_id": player.id, "today": today}) is not None
     return {
         "waiting": waiting,
         "in_progress": in_progress,
-        "finished": [_finished(row, player.id) for row in rows],
+        "finished": [_finished(row, player.id) for row in page[:limit]],
         "daily_to_play": None if played_today else today.isoformat(),
         "next_offset": offset + limit if len(page) > limit else None,
     }
