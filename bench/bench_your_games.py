@@ -1,6 +1,6 @@
 """``GET /api/me/games`` for a player with 1,000 finished games (issue 25: ≤ 20 ms p99 on SQLite and PostgreSQL).
 
-Run: ``python bench/bench_your_games.py [--games 1000] [--asks 500] [--postgres URL | --no-postgres]
+Run: ``python bench/bench_your_games.py [--games 1000] [--others 20000] [--asks 1000] [--postgres URL | --no-postgres]
 [--against SRC]``
 
 One run measures SQLite (a fresh file) and PostgreSQL (a fresh database made on ``--postgres``'s server, the
@@ -9,13 +9,16 @@ code too (``SRC``: its ``src`` folder, e.g. a worktree of main), run for run bes
 
 The player (Alice) finishes a game of 10,000 against the computer through the API, and holds a seat at an online
 table Bob started (under way); the finished game's row is then copied to ``--games`` finished games, their
-``updated_at`` a second apart, one in twenty of them an online game at a table of Bob's where she holds a seat
-(the second of the two lists her games are read from); three solo games are under way. PostgreSQL is analysed
-after the copies, as its autovacuum would be. The answer time of ``--asks`` requests through the app in process
-(FastAPI's test client, its lifespan run as ``hotdice serve`` runs it: routing, device cookie, database,
-response model, JSON), first page and a deep page, after 20 to warm up: p50, p99 and largest, in milliseconds;
-``GET /api/me`` (one row read) beside them, what the app and the machine cost alone. Then the plan of each
-statement the first page and the deep page send that sorts the player's games (EXPLAIN), with the indexes named.
+``updated_at`` a second apart, one in twenty of them an online game at a table of Bob's where she holds a seat (the
+second of the two lists her games are read from); three solo games are under way. Bob has ``--others`` finished
+games of his own (one in twenty at a table of his), so that the database holds more than hers. PostgreSQL is
+analysed after the copies, as its autovacuum would be. The answer time of ``--asks`` requests through the app in
+process (FastAPI's test client, its lifespan run as ``hotdice serve`` runs it: routing, device cookie, database,
+response model, JSON), first page and a deep page, each in turn after 20 to warm up: p50, p99 and largest, in
+milliseconds, and the mean CPU time an ask of this process (client and server; not PostgreSQL's), which a busy
+machine changes less than the times; ``GET /api/me`` (one row read) beside them, what the app and the machine cost
+alone. Then the plan of each statement the first page and the deep page send that orders the player's games
+(EXPLAIN), with the indexes it reads.
 """
 
 from __future__ import annotations
@@ -41,9 +44,11 @@ ASKED = (("/api/me (for comparison)", "/api/me", 0), ("first page (20)", "/api/m
          ("page at offset 900", "/api/me/games", 900))
 
 
-def _copies(app: Any, done: str, table: str, games: int) -> None:
-    """``games`` - 1 finished copies of the game ``done``: one in twenty at a table of Bob's (the host of
-    ``table``), Alice seated."""
+def _copies(app: Any, done: str, table: str, games: int, others: int) -> None:
+    """``games`` - 1 finished copies of Alice's game ``done`` and ``others`` of Bob's (the host of ``table``);
+    one in twenty of each at a table of Bob's, Alice seated at hers."""
+    from sqlalchemy import insert
+
     from hotdice.store.web_models import WebGame, WebTable, WebTableSeat
 
     with app.state.db.session() as session:
@@ -52,20 +57,23 @@ def _copies(app: Any, done: str, table: str, games: int) -> None:
         assert row is not None and host is not None
         alice, bob = row.owner_id, host.host_id
         start = datetime.now(UTC) - timedelta(days=30)
-        for n in range(games - 1):
-            game_id = secrets.token_urlsafe(12)
-            online = n % 20 == 19
+        made, tables, seated = [], [], []
+        for n in range(games - 1 + others):
+            game_id, hers, online = secrets.token_urlsafe(12), n < games - 1, n % 20 == 19
             code = secrets.token_hex(5).upper() if online else None
-            seats = json.dumps([{"kind": "human", "player": bob}, {"kind": "human", "player": alice}])
-            session.add(WebGame(id=game_id, mode="online" if online else row.mode,
-                                owner_id=bob if online else alice, record=row.record, action=row.action,
-                                seats=seats if online else row.seats, over=True, score=row.score, turns=row.turns,
-                                table_code=code, updated_at=start + timedelta(seconds=n)))
+            seats = [{"kind": "human", "player": bob}] + ([{"kind": "human", "player": alice}] if hers else [])
+            made.append({"id": game_id, "mode": "online" if online else row.mode, "record": row.record,
+                         "owner_id": alice if hers and not online else bob, "action": row.action, "over": True,
+                         "seats": json.dumps(seats) if online else row.seats, "score": row.score, "turns": row.turns,
+                         "table_code": code, "updated_at": start + timedelta(seconds=n), "extra": "{}",
+                         "official": True, "created_at": start})
             if code is not None:
-                session.flush()
-                session.add(WebTable(code=code, host_id=bob, rules="farkle", game_id=game_id))
-                session.add_all([WebTableSeat(table_code=code, seat=0, player_id=bob, name="Bob"),
-                                 WebTableSeat(table_code=code, seat=1, player_id=alice, name="Alice")])
+                tables.append({"code": code, "host_id": bob, "rules": "farkle", "game_id": game_id,
+                               "created_at": start})
+                seated += [{"table_code": code, "seat": i, "player_id": seat["player"], "name": f"P{i}"}
+                           for i, seat in enumerate(seats)]
+        for model, values in ((WebGame, made), (WebTable, tables), (WebTableSeat, seated)):
+            session.execute(insert(model), values)
         session.commit()
 
 
@@ -77,7 +85,7 @@ def _plans(app: Any, client: Any) -> list[str]:
     sent: list[tuple[str, Any]] = []
 
     def keep(_conn: Any, _cursor: Any, statement: str, parameters: Any, _context: Any, _many: bool) -> None:
-        if "ORDER BY" in statement and "web_games" in statement:
+        if "ORDER BY" in statement and "web_games" in statement and (statement, parameters) not in sent:
             sent.append((statement, parameters))
 
     event.listen(engine, "before_cursor_execute", keep)
@@ -97,7 +105,7 @@ def _plans(app: Any, client: Any) -> list[str]:
     return lines
 
 
-def measure(backend: str, server: str, games: int, asks: int) -> dict[str, Any]:
+def measure(backend: str, server: str, games: int, others: int, asks: int) -> dict[str, Any]:
     """The figures of one backend, in this process."""
     from fastapi.testclient import TestClient
     from sqlalchemy import text
@@ -118,24 +126,28 @@ def measure(backend: str, server: str, games: int, asks: int) -> dict[str, Any]:
             assert bob.post(f"/api/tables/{code}/start").status_code == 200
             for _ in range(3):
                 new_game(alice, mode="solo")
-            _copies(app, done["id"], code, games)
+            _copies(app, done["id"], code, games, others)
             if backend == "postgresql":
                 with app.state.db.store.engine.connect() as connection:
                     connection.execute(text("ANALYZE"))
             found = alice.get("/api/me/games").json()
             assert len(found["in_progress"]) + len(found["waiting"]) == 4 and len(found["finished"]) == 20
-            figures = {}
-            for label, path, offset in ASKED:
-                for _ in range(20):
-                    alice.get(path, params={"offset": offset} if offset else {})  # warm
-                times = []
-                for _ in range(asks):
-                    began = time.perf_counter()
+            for _, path, offset in ASKED * 20:
+                alice.get(path, params={"offset": offset} if offset else {})  # warm
+            times: dict[str, list[float]] = {label: [] for label, _, _ in ASKED}
+            cpu = dict.fromkeys(times, 0.0)
+            for _ in range(asks):
+                for label, path, offset in ASKED:  # in turn: a busy moment of the machine falls on each alike
+                    began, began_cpu = time.perf_counter(), time.process_time()
                     answer = alice.get(path, params={"offset": offset} if offset else {})
-                    times.append((time.perf_counter() - began) * 1000)
+                    times[label].append((time.perf_counter() - began) * 1000)
+                    cpu[label] += time.process_time() - began_cpu
                     assert answer.status_code == 200
-                times.sort()
-                figures[label] = (statistics.median(times), times[int(len(times) * 0.99) - 1], times[-1])
+            figures = {}
+            for label, taken in times.items():
+                taken.sort()
+                figures[label] = (statistics.median(taken), taken[int(len(taken) * 0.99) - 1], taken[-1],
+                                  cpu[label] / asks * 1000)
             plans = _plans(app, alice)
     return {"figures": figures, "plans": plans, "load": os.getloadavg()}
 
@@ -145,32 +157,34 @@ def main() -> None:
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--asks", type=int, default=500)
+    parser.add_argument("--others", type=int, default=20000, help="finished games of another player")
+    parser.add_argument("--asks", type=int, default=1000)
     parser.add_argument("--postgres", default=DEFAULT_POSTGRES, help="the PostgreSQL server (a database is made)")
     parser.add_argument("--no-postgres", action="store_true")
     parser.add_argument("--against", type=Path, help="another checkout's src folder, measured beside this one")
     parser.add_argument("--backend", help=argparse.SUPPRESS)  # one measure, in the process the run starts
     args = parser.parse_args()
     if args.backend:
-        print(json.dumps(measure(args.backend, args.postgres, args.games, args.asks)))
+        print(json.dumps(measure(args.backend, args.postgres, args.games, args.others, args.asks)))
         return
     codes = {"this": str(ROOT / "src")} | ({"against": str(args.against.resolve())} if args.against else {})
     backends = ["sqlite"] if args.no_postgres else ["sqlite", "postgresql"]
-    print(f"{args.games} finished games + 4 under way, {args.asks} asks; Python {platform.python_version()}, "
-          f"{platform.machine()}, {os.cpu_count()} cores; load before {os.getloadavg()}")
+    print(f"{args.games} finished games + 4 under way, {args.others} of another player, {args.asks} asks; "
+          f"Python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores; "
+          f"load before {os.getloadavg()}")
     results: dict[tuple[str, str], dict[str, Any]] = {}
     for backend in backends:
         for code, src in codes.items():
             command = [sys.executable, __file__, "--backend", backend, "--postgres", args.postgres,
-                       "--games", str(args.games), "--asks", str(args.asks)]
+                       "--games", str(args.games), "--others", str(args.others), "--asks", str(args.asks)]
             env = os.environ | {"PYTHONPATH": src}
             ran = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
             results[backend, code] = json.loads(ran.stdout.strip().splitlines()[-1])
             print(f"  {backend}, {code} ({src}): load after {results[backend, code]['load']}", flush=True)
     columns = [(b, c) for b in backends for c in codes]
-    print("| ms | " + " | ".join(f"{b} {c} p50 / p99 / max" for b, c in columns) + " |")
+    print("| ms | " + " | ".join(f"{b} {c} p50 / p99 / max (CPU)" for b, c in columns) + " |")
     for label, _, _ in ASKED:
-        cells = ["{:.2f} / {:.2f} / {:.1f}".format(*results[column]["figures"][label]) for column in columns]
+        cells = ["{:.2f} / {:.2f} / {:.1f} ({:.2f})".format(*results[column]["figures"][label]) for column in columns]
         print(f"| {label} | " + " | ".join(cells) + " |")
     for column in columns:
         print(f"\nPlans, {column[0]}, {column[1]}:")

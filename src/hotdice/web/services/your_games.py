@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 import orjson
-from sqlalchemy import BindParameter, CompoundSelect, Row, bindparam, select, union_all
+from sqlalchemy import BindParameter, Row, Select, bindparam, select, union_all
 from sqlalchemy.orm import Session
 
 from hotdice.play.daily import daily_day
@@ -41,9 +41,9 @@ _COLUMNS = (WebGame.id, WebGame.mode, WebGame.owner_id, WebGame.record, WebGame.
             WebGame.score, WebGame.day, WebGame.challenge_code, WebGame.table_code, WebGame.updated_at)
 
 
-def _mine(over: bool, *columns: Any) -> CompoundSelect[Any]:
-    """The player's finished (``over``) or unfinished games, their ``columns``: made by them, or seated at
-    others' online tables; the latest first."""
+def _mine(over: bool, *columns: Any, upto: Any) -> Select[Any]:
+    """The player's finished (``over``) or unfinished games, their ``columns``, the latest first: made by them, or
+    seated at others' online tables; ``upto`` the most of either that a page can reach (the offset and limit)."""
     made = select(*columns).where(WebGame.owner_id == _PLAYER, WebGame.over == over)
     seated = (
         select(*columns)
@@ -53,14 +53,19 @@ def _mine(over: bool, *columns: Any) -> CompoundSelect[Any]:
     )
     if not over:  # training counts nowhere
         made, seated = made.where(WebGame.mode != Mode.TRAINING), seated.where(WebGame.mode != Mode.TRAINING)
-    both = union_all(made, seated)
-    return both.order_by(both.selected_columns.updated_at.desc(), both.selected_columns.id)
+    # Each limited on its own: PostgreSQL then walks the index backwards for the first pages, rather than sort all.
+    latest = WebGame.updated_at.desc(), WebGame.id
+    both = union_all(*(select(*q.order_by(*latest).limit(upto).subquery().c) for q in (made, seated))).subquery()
+    return select(*both.c).order_by(both.c.updated_at.desc(), both.c.id)
 
 
-_UNFINISHED = _mine(False, *_COLUMNS).limit(IN_PROGRESS_CAP)
+_UNFINISHED = _mine(False, *_COLUMNS, upto=IN_PROGRESS_CAP).limit(IN_PROGRESS_CAP)
 # A page of finished games: its keys first (id, time), then only its rows read whole: the records, a few kB each,
 # are not carried through the ordering and the offset.
-_KEYS = _mine(True, WebGame.id, WebGame.updated_at).limit(bindparam("limit")).offset(bindparam("offset")).subquery()
+_KEYS = (
+    _mine(True, WebGame.id, WebGame.updated_at, upto=bindparam("upto"))
+    .limit(bindparam("limit")).offset(bindparam("offset")).subquery()
+)
 _PAGE = select(*_COLUMNS).join(_KEYS, _KEYS.c.id == WebGame.id).order_by(WebGame.updated_at.desc(), WebGame.id)
 _PLAYED_TODAY = select(WebGame.id).where(WebGame.owner_id == _PLAYER, WebGame.official_day == bindparam("today"))
 _shown_rules = lru_cache(maxsize=256)(shown_rules)  # a player's games share a few rules strings
@@ -127,7 +132,8 @@ def your_games(session: Session, player: WebPlayer | None, offset: int = 0, limi
                 continue
             entry["your_turn"] = loaded.game.current in entry["you"]
         (waiting if entry["your_turn"] and row.mode == ONLINE else in_progress).append(entry)
-    page = session.execute(_PAGE, {"player_id": player.id, "offset": offset, "limit": limit + 1}).all()
+    asked = {"player_id": player.id, "offset": offset, "limit": limit + 1, "upto": offset + limit + 1}
+    page = session.execute(_PAGE, asked).all()
     played_today = session.scalar(_PLAYED_TODAY, {"player_id": player.id, "today": today}) is not None
     return {
         "waiting": waiting,
