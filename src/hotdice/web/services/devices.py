@@ -32,7 +32,7 @@ from hotdice.store.web_models import WebDevice, WebLink, WebPlayer
 from hotdice.web.db import Database, hold
 from hotdice.web.errors import Conflict, Forbidden, Gone, NotFound, TooMany
 from hotdice.web.memo import Recent
-from hotdice.web.services.players import new_token, token_hash
+from hotdice.web.services.players import AGENT_LENGTH, new_token, token_hash
 
 __all__ = [
     "LINK_MINUTES", "LIVE_LINKS", "Browser", "Claimed", "DeviceEntry", "Link", "browser", "claim", "devices_of",
@@ -44,7 +44,6 @@ LIVE_LINKS = 5  # codes of one player alive at once
 CODE_BYTES = 10  # 80 bits: 16 characters of base32
 _CODE = re.compile(r"[A-Z2-7]{16}")
 SEEN_EVERY = timedelta(minutes=15)  # a device's "last seen" is written at most this often by a process
-AGENT_LENGTH = 512  # characters of a User-Agent kept
 _SEEN: Recent[str, datetime] = Recent(100_000)  # when this process last wrote a device's "last seen"
 
 

@@ -58,6 +58,7 @@ def _check_sign_outs(session: Session) -> None:
         _IDS.clear()
         _SignOuts.latest = latest
     _SignOuts.checked = time.monotonic()
+AGENT_LENGTH = 512  # characters of a User-Agent kept
 CHECKED = 100_000  # the device cookies whose check is kept, the most recently used
 
 
@@ -148,9 +149,10 @@ def device_player_id(session: Session, token: str) -> str:
     return device_player(session, token).id
 
 
-def device_player(session: Session, token: str) -> WebPlayer:
+def device_player(session: Session, token: str, agent: str = "") -> WebPlayer:
     """The player of this device, created on first use without a name (:data:`DEFAULT_NAME`), with the device
-    as its first (a signed-out device's token names nobody: its browser starts again as a new player)."""
+    as its first (a signed-out device's token names nobody: its browser starts again as a new player);
+    ``agent``: its browser's User-Agent, for the list of the player's devices."""
     player = find(session, token)
     if player is not None:
         return player
@@ -160,7 +162,8 @@ def device_player(session: Session, token: str) -> WebPlayer:
         with session.begin_nested():
             session.add(player)
             session.flush()
-            session.add(WebDevice(id=secrets.token_hex(16), player_id=player.id, token_hash=hashed))
+            session.add(WebDevice(id=secrets.token_hex(16), player_id=player.id, token_hash=hashed,
+                                  agent=agent[:AGENT_LENGTH]))
     except IntegrityError:  # the same device's other request created it first
         found = find(session, token)
         assert found is not None
