@@ -98,7 +98,9 @@ def test_a_code_works_once_and_is_stored_only_as_its_hash(app: FastAPI) -> None:
     ann, _ = player_with_a_game(app)
     code = make_code(ann)
     first, second = TestClient(app), TestClient(app)
-    assert first.post(f"/api/me/links/{code}/claim").status_code == 200
+    claimed = first.post(f"/api/me/links/{code}/claim")  # its first request: no cookie before, one in the answer
+    assert claimed.status_code == 200 and cookie_of(claimed)
+    assert first.get("/api/me").json()["name"] == "Ann"
     again = second.post(f"/api/me/links/{code}/claim")
     assert again.status_code == 410 and again.json()["message"]["key"] == "error.link_used"
     assert second.get("/api/me").json()["name"] == ""
