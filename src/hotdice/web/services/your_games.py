@@ -12,6 +12,7 @@ code, while it is open and they have not started it; one query finds them all.
 
 from __future__ import annotations
 
+import functools
 import json
 from datetime import UTC, datetime
 from typing import Any
@@ -19,8 +20,9 @@ from typing import Any
 from sqlalchemy import exists, or_, select
 from sqlalchemy.orm import Session
 
+from hotdice.game.variants import find_variant
 from hotdice.play.daily import daily_day
-from hotdice.play.modes import Challenge, Mode, shown_rules
+from hotdice.play.modes import Mode, shown_rules, ten_turn_rules
 from hotdice.store.web_models import WebChallenge, WebChallengeSeen, WebGame, WebPlayer, WebTable, WebTableSeat
 from hotdice.web import clock
 from hotdice.web.services.games import ONLINE, load, stored_seats
@@ -82,22 +84,28 @@ def _finished(row: WebGame, player_id: str) -> dict[str, Any]:
     return entry
 
 
+@functools.cache
+def _preset_rules(preset: str) -> str:
+    """A challenge preset's rules as its attempts show them (read once: a handful of presets)."""
+    return shown_rules(ten_turn_rules(find_variant(preset).rules))
+
+
 def _received(session: Session, player_id: str, now: datetime) -> list[dict[str, Any]]:
     """The friend challenges the player opened, did not make, has not started, still open: the latest opened
     first. No game yet: the entry is the challenge's (its code for an id, one seat to play, nothing scored)."""
     started = exists().where(WebGame.challenge_code == WebChallenge.code, WebGame.owner_id == player_id)
     found = session.execute(
-        select(WebChallenge.code, WebChallengeSeen.seen_at)
+        select(WebChallenge.code, WebChallenge.preset, WebChallengeSeen.seen_at)
         .join(WebChallengeSeen, WebChallengeSeen.challenge_code == WebChallenge.code)
         .where(WebChallengeSeen.player_id == player_id, WebChallenge.creator_id != player_id,
                WebChallenge.closes_at > now, ~started)
         .order_by(WebChallengeSeen.seen_at.desc(), WebChallenge.code).limit(IN_PROGRESS_CAP)
     )
     return [
-        {"id": code, "url": f"/c/{code}", "mode": Mode.CHALLENGE, "rules": shown_rules(Challenge.parse(code).rules),
+        {"id": code, "url": f"/c/{code}", "mode": Mode.CHALLENGE, "rules": _preset_rules(preset),
          "players": 1, "you": [0], "score": 0, "scores": [0], "day": None, "challenge": code, "table": None,
          "updated_at": _aware(seen_at), "your_turn": True, "result": None, "review_url": None}
-        for code, seen_at in found
+        for code, preset, seen_at in found
     ]
 
 
