@@ -1,6 +1,7 @@
 """Rematch over HTTP on a real SQLite file: refused before the end and for the daily, made once (a double tap
 answers 409 with the same rematch), the same players and rules with the first seat passed on, read from the
-stored records; a friend challenge is challenged back; an online table's rematch seats those who accept."""
+stored records; a friend challenge is challenged back; an online table's rematch seats those who accept, in
+the old order with the first seat passed on, whatever order they accepted in."""
 
 from __future__ import annotations
 

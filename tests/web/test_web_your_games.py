@@ -1,5 +1,6 @@
-"""Your games over HTTP on a real SQLite file: what waits for you, what is under way, what is finished (paged),
-checked against the games' own views; the home page lists them, and says nothing of empty lists."""
+"""Your games over HTTP on a real SQLite file: what waits for you (friend challenges received too), what is under
+way, what is finished (paged), checked against the games' own views; the home page lists them, and says nothing
+of empty lists."""
 
 from __future__ import annotations
 
