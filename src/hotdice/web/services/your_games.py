@@ -29,7 +29,7 @@ from hotdice.web.services.games import ONLINE, load, stored_seats
 
 __all__ = ["IN_PROGRESS_CAP", "your_games"]
 
-IN_PROGRESS_CAP = 50  # the latest unfinished games shown: older ones are still at their address
+IN_PROGRESS_CAP = 50  # the latest unfinished games (and challenges received) shown: older ones are at their address
 # Replayed to know whose turn it is (online) or whether their revealed dice key ended them (daily, challenge);
 # a game of one device is always its device's turn, and never ends unfinished.
 _REPLAYED = frozenset({ONLINE, Mode.DAILY, Mode.CHALLENGE})
