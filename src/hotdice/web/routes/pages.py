@@ -123,6 +123,8 @@ def challenge_page(
     data = challenges.results(session, code, visitor)
     if data["code"] != code:
         return RedirectResponse(f"/c/{data['code']}", status_code=307)
+    challenges.opened(session, code, visitor)  # received: it waits in the visitor's games
+    session.commit()
     return render(request, t, "challenge.html", challenge=data)
 
 
