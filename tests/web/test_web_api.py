@@ -249,7 +249,7 @@ def test_a_malformed_id_or_code_is_a_4xx_on_every_route_and_websocket(app: FastA
     """A NUL byte reached PostgreSQL, which refuses it: 500 on six routes, a WebSocket closed without a code."""
     paths = [(method.upper(), path) for path, operations in app.openapi()["paths"].items() if "{" in path
              for method in operations]
-    assert len(paths) == 17  # every route of the API that takes an id, a code or a day (bots, review, share, rematch)
+    assert len(paths) == 19  # every route of the API that takes an id, a code or a day (… share, rematch, devices)
     paths += [("GET", page) for page in PAGES_WITH_IDS]
     for bad in MALFORMED_IDS:
         segment = quote(bad, safe="").replace(".", "%2E")  # as sent: not a step up the path

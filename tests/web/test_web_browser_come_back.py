@@ -1,6 +1,7 @@
 """Reasons to come back, in a real browser (chromium via Playwright, ``hotdice serve``): the daily's share
-button (the clipboard where the Web Share API is absent, the plain form shown), your games on the home page,
-and "Play again" as the rematch: a double tap makes one game."""
+button (the clipboard where the Web Share API is absent, the plain form shown), your games on the home page
+(a friend challenge received waits there until played), and "Play again" as the rematch: a double tap makes
+one game."""
 
 from __future__ import annotations
 
@@ -184,3 +185,41 @@ def test_the_installed_apps_icon_counts_the_games_waiting(open_page: Open) -> No
     page.goto("/")
     assert page.evaluate("() => window.__badges") == [0]
     assert made["id"] in page.locator("#games-in-progress").inner_html()
+
+
+RECEIVED = {"en-US": ("received", "Play"), "fr-FR": ("reçu", "Jouer")}
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_friend_challenge_received_waits_for_its_player_until_played(
+        open_page: Open, viewport: dict[str, int], locale: str) -> None:
+    alice = open_page("alice", viewport=viewport, locale=locale)
+    bob = open_page("bob", viewport=viewport, locale=locale)
+    alice.goto("/")
+    alice.locator("[data-challenge-new] [type=submit]").click()
+    alice.wait_for_url("**/c/*")
+    code = alice.locator("#challenge-code").inner_text()
+    bob.goto("/")
+    with bob.expect_response("**/api/me"):  # a name saved: Bob is a player on this device
+        bob.locator("#me-name").fill("Bob")
+        bob.locator("#me-form [type=submit]").click()
+    bob.goto(f"/c/{code}")  # the link Alice shares
+    expect(bob.locator(f'[data-post="/api/challenges/{code}/play"]')).to_be_visible()
+    bob.goto("/")
+    received, play = RECEIVED[locale]
+    entry = bob.locator("#games-waiting li", has=bob.locator(f'a[href="/c/{code}"]'))
+    expect(entry).to_contain_text(code)
+    expect(entry.locator(".badge")).to_have_text(received)
+    assert problems(bob, f"{locale} home, a challenge received") == []
+    entry.get_by_role("link", name=play, exact=True).click()
+    bob.wait_for_url(f"**/c/{code}")
+    bob.locator(f'[data-post="/api/challenges/{code}/play"]').click()
+    bob.wait_for_url("**/play/**")
+    played = play_out(bob, bob.url.rsplit("/", 1)[1])
+    bob.goto("/")
+    expect(bob.locator("#games-finished li")).to_have_count(1)
+    expect(bob.locator(f'#your-games a[href="/play/{played["id"]}"]').first).to_be_visible()
+    expect(bob.locator(f'#your-games a[href="/c/{code}"]')).to_have_count(0)
+    alice.goto("/")
+    expect(alice.locator(f'#your-games a[href="/c/{code}"]')).to_have_count(0)  # hers: made, not received

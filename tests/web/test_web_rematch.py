@@ -1,12 +1,14 @@
 """Rematch over HTTP on a real SQLite file: refused before the end and for the daily, made once (a double tap
 answers 409 with the same rematch), the same players and rules with the first seat passed on, read from the
-stored records; a friend challenge is challenged back; an online table's rematch seats those who accept."""
+stored records; a friend challenge is challenged back; an online table's rematch seats those who accept, in
+the old order with the first seat passed on, whatever order they accepted in."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
@@ -94,18 +96,24 @@ def test_a_friend_challenge_is_challenged_back_on_the_same_preset(app: FastAPI) 
     assert bob.post(f"/api/games/{attempt['id']}/rematch").json()["rematch"]["id"] == new_code
 
 
+def table_played_out(clients: list[TestClient], rules: str = "farkle,target=1000", roll_off: bool = False) -> str:
+    """An online table of ``clients`` (the first hosts; the others join in order, named), played to its end."""
+    host, *guests = clients
+    code = host.post("/api/tables", json={"rules": rules, "roll_off": roll_off}).json()["code"]
+    for n, guest in enumerate(guests):
+        assert guest.post(f"/api/tables/{code}/join", json={"name": f"Guest {n + 1}"}).status_code == 200
+    game_id: str = host.post(f"/api/tables/{code}/start").json()["game"]
+    view = host.get(f"/api/games/{game_id}").json()
+    while view["outcome"] is None:
+        player = clients[view["to_act"]]
+        view = player.get(f"/api/games/{game_id}").json()
+        view = act(player, view, next_intent(view))["game"]
+    return game_id
+
+
 def test_an_online_rematch_seats_those_who_accept(app: FastAPI) -> None:
     with TestClient(app) as alice, TestClient(app) as bob, TestClient(app) as carol:
-        code = alice.post("/api/tables", json={"rules": "farkle,target=1000"}).json()["code"]
-        bob.post(f"/api/tables/{code}/join", json={"name": "Bob"})
-        carol.post(f"/api/tables/{code}/join", json={"name": "Carol"})
-        game_id = alice.post(f"/api/tables/{code}/start").json()["game"]
-        clients = {0: alice, 1: bob, 2: carol}
-        view = alice.get(f"/api/games/{game_id}").json()
-        while view["outcome"] is None:
-            player = clients[view["to_act"]]
-            view = player.get(f"/api/games/{game_id}").json()
-            view = act(player, view, next_intent(view))["game"]
+        game_id = table_played_out([alice, bob, carol])
         made = bob.post(f"/api/games/{game_id}/rematch")
         assert made.status_code == 201 and made.json()["kind"] == "table"
         table = made.json()["id"]
@@ -116,3 +124,31 @@ def test_an_online_rematch_seats_those_who_accept(app: FastAPI) -> None:
         assert state["game"] is None  # its host (Bob) starts it with those who accepted; Carol's seat is free
         started = bob.post(f"/api/tables/{table}/start").json()
         assert len(record(app, started["game"])["players"]) == 2
+
+
+@pytest.mark.parametrize("roll_off", [False, True], ids=["no-roll-off", "roll-off"])
+@pytest.mark.parametrize(("declines", "accepting"), [(3, [2, 0, 1]), (1, [3, 2, 0])], ids=["other", "next"])
+def test_an_online_rematch_passes_the_first_seat_whatever_order_they_accept_in(
+        app: FastAPI, roll_off: bool, declines: int, accepting: list[int]) -> None:
+    """Seats counted from the one who started the old game (0): the one after them (1) declines, or another."""
+    with TestClient(app) as ann, TestClient(app) as bob, TestClient(app) as cy, TestClient(app) as dee:
+        clients = [ann, bob, cy, dee]
+        ann.post("/api/me", json={"name": "Ann"})  # a name of her own: a default one is numbered by the new seats
+        old_id = table_played_out(clients, roll_off=roll_off)
+        old = record(app, old_id)
+        at = [(old["first"] + k) % 4 for k in range(4)]  # at[k]: the old seat k places after the first
+        asker, *others = [clients[at[k]] for k in accepting]
+        table = asker.post(f"/api/games/{old_id}/rematch").json()["id"]
+        for other in others:
+            assert other.post(f"/api/games/{old_id}/rematch").status_code == 409  # accepted: a seat taken
+        assert len(ann.get(f"/api/tables/{table}").json()["seats"]) == 3
+        new_id = asker.post(f"/api/tables/{table}/start").json()["game"]
+        new = record(app, new_id)
+        back = sorted(at[k] for k in accepting)
+        assert new["players"] == [old["players"][seat] for seat in back]  # the old order, the decliner's freed
+        starter = next(at[k] for k in range(1, 5) if k % 4 != declines)
+        assert new["players"][new["first"]] == old["players"][starter]
+        assert old["players"][at[declines]] not in new["players"]
+        view = asker.get(f"/api/games/{new_id}").json()
+        assert view["to_act"] == new["first"] and view["roll_off"] is None  # no roll-off: the first seat passes
+        assert clients[at[declines]].get(f"/api/games/{new_id}").json()["you"] == []

@@ -1,10 +1,12 @@
-"""Your games over HTTP on a real SQLite file: what waits for you, what is under way, what is finished (paged),
-checked against the games' own views; the home page lists them, and says nothing of empty lists."""
+"""Your games over HTTP on a real SQLite file: what waits for you (friend challenges received too), what is under
+way, what is finished (paged), checked against the games' own views; the home page lists them, and says nothing
+of empty lists."""
 
 from __future__ import annotations
 
 import json
 import secrets
+import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -12,12 +14,13 @@ from pathlib import Path
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import func, select
 
-from hotdice.store.web_models import WebGame, WebTable, WebTableSeat
+from hotdice.store.web_models import WebChallenge, WebChallengeSeen, WebGame, WebPlayer, WebTable, WebTableSeat
 from hotdice.web import Settings, create_app
+from hotdice.web.services import challenges
 from hotdice.web.services.games import REBUILT
-from tests.web.come_back import app
+from tests.web.come_back import KEY, app
 from tests.web.test_web_api import act, new_game, play_out
 from tests.web_support import next_intent
 
@@ -198,3 +201,92 @@ def test_pages_neither_repeat_nor_skip_games_of_the_same_second_from_both_lists(
     # Bob made the tables' games and holds a seat at each: each once
     assert ids(bob.get("/api/me/games", params={"limit": 100}).json()["finished"]) == [
         game_id for game_id in expected if game_id in at_tables]
+def test_a_friend_challenge_received_waits_until_played(app: FastAPI) -> None:
+    alice, bob, carol = TestClient(app), TestClient(app), TestClient(app)
+    code = alice.post("/api/challenges", json={"preset": "5000"}).json()["code"]
+    alice.get(f"/c/{code}")
+    assert alice.get("/api/me/games").json()["waiting"] == []  # her own challenge is not received
+    carol.get(f"/c/{code}")  # a browser with no player yet: nothing to list it in
+    carol.post("/api/me", json={"name": "Carol"})
+    assert carol.get("/api/me/games").json()["waiting"] == []
+    bob.post("/api/me", json={"name": "Bob"})
+    assert bob.get("/api/me/games").json()["waiting"] == []
+    for _ in range(2):  # opened twice, by its page and by the API: one entry
+        assert bob.get(f"/c/{code.lower()}", follow_redirects=True).status_code == 200
+        assert bob.get(f"/api/challenges/{code}").status_code == 200
+    with app.state.db.session() as session:
+        seen = session.scalars(select(WebChallengeSeen)).all()
+        assert [(s.challenge_code, s.player_id) for s in seen] == [(code, seen[0].player_id)]
+    (entry,) = bob.get("/api/me/games").json()["waiting"]
+    assert entry | {"updated_at": None} == {
+        "id": code, "url": f"/c/{code}", "mode": "challenge", "rules": "5000", "players": 1, "you": [0], "score": 0,
+        "scores": [0], "day": None, "challenge": code, "table": None, "updated_at": None, "your_turn": True,
+        "result": None, "review_url": None}
+    assert datetime.fromisoformat(entry["updated_at"]) == seen[0].seen_at.replace(tzinfo=UTC)
+    for lang, words in (("en", ("Friend challenge", "received")), ("fr", ("Défi entre amis", "reçu"))):
+        home = bob.get("/", headers={"Accept-Language": lang}).text
+        waiting = home.split('id="games-waiting"')[1].split("</ul>")[0]
+        assert f'href="/c/{code}"' in waiting and all(word in waiting for word in words), waiting
+        assert 'data-waiting="2"' in home  # today's daily and the challenge
+    attempt = bob.post(f"/api/challenges/{code}/play").json()
+    found = bob.get("/api/me/games").json()
+    assert found["waiting"] == [] and ids(found["in_progress"]) == [attempt["id"]]
+    assert found["in_progress"][0]["challenge"] == code
+    assert f'href="/c/{code}"' not in bob.get("/").text
+
+
+def test_a_challenge_received_leaves_the_list_when_it_closes(app: FastAPI) -> None:
+    alice, bob = TestClient(app), TestClient(app)
+    bob.post("/api/me", json={"name": "Bob"})
+    closed, expiring, open_ = (alice.post("/api/challenges", json={}).json()["code"] for _ in range(3))
+    for code in (closed, expiring, open_):
+        bob.get(f"/c/{code}")
+    assert set(ids(bob.get("/api/me/games").json()["waiting"])) == {closed, expiring, open_}
+    assert alice.post(f"/api/challenges/{closed}/close").status_code == 200
+    assert set(ids(bob.get("/api/me/games").json()["waiting"])) == {expiring, open_}
+    with app.state.db.session() as session:
+        found = session.get(WebChallenge, expiring)
+        assert found is not None
+        found.closes_at = datetime.now(UTC) + timedelta(seconds=1)
+        session.commit()
+    app.state.clock.shift = timedelta(seconds=2)
+    assert ids(bob.get("/api/me/games").json()["waiting"]) == [open_]
+    carol = TestClient(app)
+    carol.post("/api/me", json={"name": "Carol"})
+    carol.get(f"/c/{closed}")  # opened once closed: nothing waits, nothing noted
+    with app.state.db.session() as session:
+        assert session.scalar(select(func.count()).select_from(WebChallengeSeen)) == 3  # Bob's
+
+
+def test_two_looks_at_once_note_a_challenge_once(tmp_path: Path, database_url: str) -> None:
+    """The second look reads before the first's row is committed, then meets it when it writes its own
+    (PostgreSQL; SQLite commits the first's savepoint at once: the second finds the row when it reads)."""
+    web = create_app(Settings(data_dir=tmp_path, database_url=database_url, daily_key=KEY).unlimited())
+    try:
+        code = TestClient(web).post("/api/challenges", json={}).json()["code"]
+        TestClient(web).post("/api/me", json={"name": "Bob"})
+        db = web.state.db
+        with db.session() as session:
+            bob = session.scalars(select(WebPlayer.id).where(WebPlayer.name == "Bob")).one()
+        failed: list[Exception] = []
+
+        def look() -> None:
+            with db.session() as other:
+                try:
+                    challenges.opened(other, code, other.get(WebPlayer, bob))
+                    other.commit()
+                except Exception as exc:  # what the test reports
+                    failed.append(exc)
+
+        with db.session() as first:
+            challenges.opened(first, code, first.get(WebPlayer, bob))  # noted, not committed yet
+            second = threading.Thread(target=look)
+            second.start()
+            second.join(0.5)  # it waits for the first's row
+            first.commit()
+            second.join()
+        assert failed == []
+        with db.session() as session:
+            assert session.scalars(select(WebChallengeSeen.player_id)).all() == [bob]
+    finally:
+        web.state.db.close()

@@ -51,10 +51,11 @@ class WebDevice(Base):
     id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)  # shown in the device list
     player_id: Mapped[str] = mapped_column(ForeignKey("web_players.id"), index=True)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # SHA-256 of the cookie's token
-    agent: Mapped[str] = mapped_column(String(120), default="")  # "Firefox on Android": from its User-Agent
+    agent: Mapped[str] = mapped_column(Text, default="")  # its User-Agent, as last seen (shown as its browser)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)  # first seen
     seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)  # last seen (to the hour)
-    signed_out_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Indexed: every process polls the latest sign-out (SQLite) to forget the players it knew by device.
+    signed_out_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
 
 
 class WebLink(Base):

@@ -19,7 +19,7 @@ from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddle
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hotdice.i18n import LANGUAGES, catalog
-from hotdice.web.asgi import device_cookie, raw_device_cookie
+from hotdice.web.asgi import device_cookie, raw_device_cookie, set_device_cookie
 from hotdice.web.assets import Assets
 from hotdice.web.bots import BotTokens
 from hotdice.web.clock import CLOCK
@@ -40,7 +40,6 @@ from hotdice.web.settings import Settings
 __all__ = ["create_app"]
 
 HERE = Path(__file__).parent
-COOKIE_AGE = 10 * 365 * 24 * 3600
 
 
 
@@ -62,14 +61,15 @@ class DeviceCookie:
         app_state = scope["app"].state
         token = await _played_before_signing(app_state.db, raw_device_cookie(scope)) or players.new_token()
         scope.setdefault("state", {})["device_token"] = token
-        signed = app_state.devices.cookie(token)
-        cookie = f"{players.COOKIE}={signed}; Max-Age={COOKIE_AGE}; Path=/; HttpOnly; SameSite=Lax"
-        if scope.get("scheme") == "https":
-            cookie += "; Secure"
+        cookie = set_device_cookie(scope, token)
+        ours = f"{players.COOKIE}=".encode()
 
         async def send_with_cookie(message: Message) -> None:
             if message["type"] == "http.response.start":
-                MutableHeaders(scope=message).append("set-cookie", cookie)
+                headers = MutableHeaders(scope=message)
+                # A claimed link code's answer gives the browser its new device itself: that one stands.
+                if not any(value.startswith(ours) for name, value in headers.raw if name == b"set-cookie"):
+                    headers.append("set-cookie", cookie)
             await send(message)
 
         await self.app(scope, receive, send_with_cookie)
@@ -169,7 +169,7 @@ def create_app(settings: Settings | None = None, *, freeze_at_start: bool = Fals
     async def refused(request: Request, exc: WebError) -> Response:
         if _wants_page(request):
             return render_error(request, exc.status, exc)
-        return JSONResponse(exc.body(), status_code=exc.status)
+        return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> Response:

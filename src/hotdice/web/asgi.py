@@ -8,9 +8,10 @@ from starlette.types import Message, Receive, Scope
 
 from hotdice.web.services import players
 
-__all__ = ["act_as", "body_again", "device_cookie", "header", "raw_device_cookie"]
+__all__ = ["act_as", "body_again", "device_cookie", "header", "raw_device_cookie", "set_device_cookie"]
 
 _DEVICE = "device_cookie"  # where device_cookie keeps the request's token in its state
+COOKIE_AGE = 10 * 365 * 24 * 3600
 
 
 def header(scope: Scope, name: bytes) -> bytes | None:
@@ -37,6 +38,14 @@ def device_cookie(scope: Scope) -> str | None:
         state[_DEVICE] = devices.token(raw_device_cookie(scope))
     found: str | None = state[_DEVICE]
     return found
+
+
+def set_device_cookie(scope: Scope, token: str) -> str:
+    """The Set-Cookie header's value that gives the browser the device ``token``, signed: HttpOnly (no script
+    reads it), SameSite=Lax, Secure over HTTPS, for ten years."""
+    devices: players.Devices = scope["app"].state.devices
+    cookie = f"{players.COOKIE}={devices.cookie(token)}; Max-Age={COOKIE_AGE}; Path=/; HttpOnly; SameSite=Lax"
+    return cookie + "; Secure" if scope.get("scheme") == "https" else cookie
 
 
 def act_as(scope: Scope, token: str) -> None:

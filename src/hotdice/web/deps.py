@@ -101,8 +101,8 @@ async def _translator(request: Request) -> Translator:
 TranslatorDep = Annotated[Translator, Depends(_translator)]
 
 
-def _player(session: SessionDep, token: DeviceDep) -> WebPlayer:
-    return players.device_player(session, token)
+def _player(request: Request, session: SessionDep, token: DeviceDep) -> WebPlayer:
+    return players.device_player(session, token, request.headers.get("user-agent", ""))
 
 
 async def _player_id(session: SessionDep, token: DeviceDep) -> str:

@@ -11,7 +11,8 @@ from hotdice.i18n import Namer, seated
 from hotdice.web.i18n import Translator, seat_name
 
 __all__ = [
-    "ENGLISH", "BadRequest", "Conflict", "Forbidden", "KeyRevealed", "NotFound", "Stale", "WebError", "said_body",
+    "ENGLISH", "BadRequest", "Conflict", "Forbidden", "Gone", "KeyRevealed", "NotFound", "Stale", "TooMany", "WebError",
+    "said_body",
 ]
 
 
@@ -30,6 +31,7 @@ class WebError(Exception):
         self.extra = extra
         self.because = because
         self.seats: list[dict[str, Any] | None] | None = None  # its game's seats' default names (seated)
+        self.headers: dict[str, str] = {}  # sent with the answer (Retry-After)
         if isinstance(because, Refused):
             banking = isinstance(because, IllegalMoveError) and because.bank
             self.extra["refusal"] = {**because.refusal.to_json(), "bank": banking}
@@ -102,6 +104,24 @@ class Forbidden(WebError):
 class NotFound(WebError):
     status = 404
     code = "not-found"
+
+
+class Gone(WebError):
+    """It was here and is no more: a link code used, expired or revoked."""
+
+    status = 410
+    code = "gone"
+
+
+class TooMany(WebError):
+    """Asked too often: the answer says when to ask again (Retry-After)."""
+
+    status = 429
+    code = "rate-limited"
+
+    def waiting(self, seconds: int) -> TooMany:
+        self.headers["retry-after"] = str(seconds)
+        return self
 
 
 class Conflict(WebError):

@@ -14,6 +14,7 @@ import hashlib
 import json
 import logging
 import math
+import re
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -48,7 +49,9 @@ MAX_HEADERS = 16 * 1024  # bytes of all header names and values
 MAX_WS_MESSAGE = 4096  # bytes of a message from a screen's WebSocket (they send none): uvicorn closes it past that
 POLICY_VIOLATION = 1008  # WebSocket close code
 SWEEP_EVERY = 60.0  # seconds between sweeps of the buckets that have filled up again
-_SAID = {"address": "error.rate_address", "device": "error.rate_device", "new-device": "error.rate_new_device"}
+_SAID = {"address": "error.rate_address", "device": "error.rate_device", "new-device": "error.rate_new_device",
+         "link-claim": "error.rate_link_claim"}
+_CLAIM = re.compile(r"/api/me/links/[^/]+/claim")
 WARN_EVERY = 60.0  # seconds between two warnings that the shared buckets cannot be reached
 log = logging.getLogger(__name__)
 
@@ -197,20 +200,25 @@ class RateLimits:
         self.player = settings.player_rate
         self.address = settings.address_rate
         self.new_device = settings.new_device_rate
+        self.link_claim = settings.link_claim_rate
         self.buckets = buckets
 
     def _limits(self, scope: Scope) -> list[tuple[str, str, Rate]]:
         """What this request counts against (limit, bucket, rate): its address, and its device or, without
-        a device cookie the server signed (none, made up, forged), its address's new devices; limits turned
-        off are left out."""
+        a device cookie the server signed (none, made up, forged), its address's new devices; a link code's
+        claim, its address's claims and its device's too; limits turned off are left out."""
         client = scope.get("client")
         address = str(client[0]) if client else "unknown"
         token = device_cookie(scope)
         limits = [("address", f"address:{address}", self.address)]
+        device = f"device:{hashlib.sha256(token.encode()).hexdigest()}" if token is not None else f"new:{address}"
         if token is not None:
-            limits.append(("device", f"device:{hashlib.sha256(token.encode()).hexdigest()}", self.player))
+            limits.append(("device", device, self.player))
         else:
-            limits.append(("new-device", f"new:{address}", self.new_device))
+            limits.append(("new-device", device, self.new_device))
+        if scope.get("method") == "POST" and _CLAIM.fullmatch(str(scope["path"])):
+            limits += [("link-claim", f"claim:{address}", self.link_claim), ("link-claim", f"claim:{device}",
+                                                                              self.link_claim)]
         return [(limit, key, rate) for limit, key, rate in limits if rate is not None]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

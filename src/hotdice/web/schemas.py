@@ -184,6 +184,7 @@ _WHY = {
     403: "Not yours: only a player of this game, the host or the creator may; or not for bots (the daily, challenges)",
     404: "No such game, challenge or table",
     409: "Well-formed, but not now: an illegal move, a stale action number, a closed challenge, a full table",
+    410: "Gone: a link code used, expired, or made by a device signed out since",
     413: "The body is over the server's cap",
     414: "The address is too long",
     422: "The request does not fit this schema: the reason names the field",

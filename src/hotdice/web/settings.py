@@ -46,6 +46,8 @@ class Rate:
 PLAYER_RATE = Rate(5, 40)
 ADDRESS_RATE = Rate(50, 300)
 NEW_DEVICE_RATE = Rate(1, 60)
+# Claims of link codes, per address and per device: ten tries, then one a minute (a code has 80 bits).
+LINK_CLAIM_RATE = Rate(1 / 60, 10)
 MAX_BODY = 16 * 1024  # the largest body the API takes (eight names and a rules string) is under 2 KiB
 # A browser opens up to six connections to a site and keeps one WebSocket per screen; a club behind one address
 # has a few dozen players. A request head (at most 16 KiB of headers) arrives in well under a second.
@@ -66,6 +68,7 @@ class Settings:
     player_rate: Rate | None = PLAYER_RATE  # per device (cookie); None: no limit
     address_rate: Rate | None = ADDRESS_RATE  # per client address
     new_device_rate: Rate | None = NEW_DEVICE_RATE  # requests without a signed device cookie, per address
+    link_claim_rate: Rate | None = LINK_CLAIM_RATE  # claims of link codes, per address and per device
     max_body: int = MAX_BODY  # bytes
     connections_per_address: int | None = CONNECTIONS_PER_ADDRESS  # open HTTP connections; None: no cap
     websockets_per_address: int | None = WEBSOCKETS_PER_ADDRESS  # open WebSockets, of the forwarded client too
@@ -110,6 +113,7 @@ class Settings:
             player_rate=rate("HOTDICE_RATE_PLAYER", PLAYER_RATE),
             address_rate=rate("HOTDICE_RATE_ADDRESS", ADDRESS_RATE),
             new_device_rate=rate("HOTDICE_RATE_NEW_DEVICE", NEW_DEVICE_RATE),
+            link_claim_rate=rate("HOTDICE_RATE_LINK_CLAIM", LINK_CLAIM_RATE),
             max_body=int(max_body) if max_body else MAX_BODY,
             connections_per_address=cap("HOTDICE_CONNECTIONS_PER_ADDRESS", CONNECTIONS_PER_ADDRESS),
             websockets_per_address=cap("HOTDICE_WEBSOCKETS_PER_ADDRESS", WEBSOCKETS_PER_ADDRESS),
@@ -120,7 +124,7 @@ class Settings:
 
     def unlimited(self) -> Settings:
         """These settings without rate limits: for load tests, and for tests that ask faster than a person."""
-        return replace(self, player_rate=None, address_rate=None, new_device_rate=None)
+        return replace(self, player_rate=None, address_rate=None, new_device_rate=None, link_claim_rate=None)
 
     def url(self) -> str | URL:
         if self.database_url:

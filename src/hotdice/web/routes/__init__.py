@@ -18,6 +18,7 @@ from hotdice.web.routes import (
     training,
 )
 from hotdice.web.routes.daily_share import router as daily_share
+from hotdice.web.routes.devices import router as devices
 from hotdice.web.routes.rematch import router as rematch
 from hotdice.web.routes.your_games import router as your_games
 
@@ -26,5 +27,5 @@ __all__ = ["router"]
 router = APIRouter()
 for module in (pages, players, games, daily, challenges, tables, bots, stats, training, site, live, health):
     router.include_router(module.router)
-for come_back in (daily_share, your_games, rematch):  # issue 25: the reasons to come back
+for come_back in (daily_share, your_games, rematch, devices):  # issue 25: the reasons to come back
     router.include_router(come_back)

@@ -22,7 +22,11 @@ def create(body: NewChallenge, player: PlayerDep, session: SessionDep) -> dict[s
 
 @router.get("/{code}", responses=refusals(404))
 def results(code: Code, session: SessionDep, visitor: VisitorDep) -> dict[str, Any]:
-    return challenges.results(session, code, visitor)
+    """The challenge as it stands; opened by someone other than its creator, it waits in their games."""
+    found = challenges.results(session, code, visitor)
+    challenges.opened(session, code, visitor)
+    session.commit()
+    return found
 
 
 @router.post("/{code}/play", status_code=201, response_model=Made, responses=refusals(404, 409))

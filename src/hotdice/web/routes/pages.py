@@ -21,11 +21,11 @@ from hotdice.play.modes import shown_rules
 from hotdice.store.web_models import WebPlayer
 from hotdice.web import charts, clock
 from hotdice.web.assets import catalog_name
-from hotdice.web.deps import SessionDep, SettingsDep, TranslatorDep, VisitorDep
+from hotdice.web.deps import DeviceDep, SessionDep, SettingsDep, TranslatorDep, VisitorDep
 from hotdice.web.errors import WebError
 from hotdice.web.i18n import COOKIE, LANGUAGES, Translator, pick_language, seat_name
 from hotdice.web.schemas import Code
-from hotdice.web.services import challenges, daily, daily_share, games, tables
+from hotdice.web.services import challenges, daily, daily_share, devices, games, tables
 from hotdice.web.services.stats import finished_games, player_stats
 from hotdice.web.services.your_games import your_games
 from hotdice.web.words import how_it_goes
@@ -66,7 +66,10 @@ def _name(visitor: WebPlayer | None) -> str:
 
 
 @router.get("/", response_class=HTMLResponse)
-def home(request: Request, t: TranslatorDep, session: SessionDep, visitor: VisitorDep) -> HTMLResponse:
+def home(request: Request, t: TranslatorDep, session: SessionDep, visitor: VisitorDep,
+         token: DeviceDep) -> HTMLResponse:
+    if visitor is not None:  # the device list's "last seen"
+        devices.seen(request.app.state.db, token, request.headers.get("user-agent", ""), clock.now())
     rules = Rules.parse(visitor.rules if visitor is not None else "farkle")
     # Hard's choice to wait for its exact play is offered where it would wait: its table is not at hand yet.
     hard_unsolved = affordable(rules) and not solved(rules)
@@ -74,6 +77,20 @@ def home(request: Request, t: TranslatorDep, session: SessionDep, visitor: Visit
                   day=daily_day(clock.now()).isoformat(), presets=VARIANTS, hard_unsolved=hard_unsolved,
                   yours=your_games(session, visitor, limit=5) if visitor is not None else None,
                   streak=daily_share.streaks(session, visitor))
+
+
+@router.get("/devices", response_class=HTMLResponse)
+def devices_page(request: Request, t: TranslatorDep, session: SessionDep, token: DeviceDep) -> HTMLResponse:
+    """Your devices, and a link code to use another one."""
+    devices.seen(request.app.state.db, token, request.headers.get("user-agent", ""), clock.now())
+    return render(request, t, "devices.html", devices=devices.devices_of(session, token),
+                  minutes=devices.LINK_MINUTES)
+
+
+@router.get("/link", response_class=HTMLResponse)
+def link_page(request: Request, t: TranslatorDep, visitor: VisitorDep) -> HTMLResponse:
+    """Use this device: claim a link code (given after the address's ``#`` by a QR code, or typed)."""
+    return render(request, t, "link.html", played=visitor is not None)
 
 
 @router.get("/play/{game_id}", response_class=HTMLResponse)
@@ -106,6 +123,8 @@ def challenge_page(
     data = challenges.results(session, code, visitor)
     if data["code"] != code:
         return RedirectResponse(f"/c/{data['code']}", status_code=307)
+    challenges.opened(session, code, visitor)  # received: it waits in the visitor's games
+    session.commit()
     return render(request, t, "challenge.html", challenge=data)
 
 

@@ -19,10 +19,12 @@ router = APIRouter(prefix="/api/me", tags=["players"], responses=EDGE)
 
 
 class YourGame(BaseModel):
-    """One game of yours, as a list shows it."""
+    """One game of yours, as a list shows it. A friend challenge received and not played yet has no game: its
+    entry is the challenge's (``id`` and ``challenge`` its code, ``url`` its page, one seat to play, nothing
+    scored, ``updated_at`` when you opened it)."""
 
-    id: str
-    url: str  # where to resume or see it: the game's page, or its online table's
+    id: str  # the game's id; a challenge received and not played: its code
+    url: str  # where to resume or see it: the game's page, its online table's, or a challenge received's
     mode: str  # a hotdice.play.modes.Mode value, or "online"
     rules: str  # the rules string as chosen
     players: int
@@ -33,13 +35,14 @@ class YourGame(BaseModel):
     challenge: str | None  # a friend challenge's code
     table: str | None  # an online table's code
     updated_at: datetime
-    your_turn: bool
+    your_turn: bool  # you are to play now (on an online table: when it is your seat's turn)
     result: Literal["won", "lost"] | None  # a finished game with someone to beat; None otherwise
     review_url: str | None  # a finished game's review (/review/{id}); None while it is under way
 
 
 class YourGames(BaseModel):
-    """``waiting``: online tables where it is your turn; ``in_progress``: the other unfinished games (the latest
+    """``waiting``: online tables where it is your turn and friend challenges received (opened, made by someone
+    else) not played while they are open, the latest first; ``in_progress``: the other unfinished games (the latest
     50); ``finished``: a page of finished games, the latest first (``next_offset``: the next page's offset, None
     at the end); ``daily_to_play``: today's day (UTC) while your official daily attempt is not made."""
 

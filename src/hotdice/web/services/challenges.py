@@ -4,7 +4,8 @@ The code is a :class:`hotdice.play.modes.Challenge` code (preset, typo check). I
 random key the server keeps for the challenge and reveals only once it closes: a code passed around must
 not let anyone compute the dice in advance. Its commitment, SHA-256 of the key, is public from the start, so
 that once the key is revealed anyone can check it was fixed before the first attempt (``hotdice verify``).
-Everyone who opens the challenge plays the same dice; one attempt each; a challenge closes after
+Everyone who opens the challenge plays the same dice; one attempt each (a challenge opened and not played waits
+for its player in their games: :func:`opened`); a challenge closes after
 :data:`OPEN_DAYS` days, or earlier when its creator closes it. Closing stops new attempts; those under way go
 on until they finish or until the grace deadline (:data:`hotdice.web.services.reveal.GRACE` after the close),
 and the key is revealed when the last of them ends or at that deadline, whichever comes first
@@ -29,14 +30,14 @@ from hotdice.game.variants import VARIANTS
 from hotdice.game.verify import commitment_of
 from hotdice.play.modes import Challenge, Mode, Result, challenge
 from hotdice.play.ranking import compare, turn_points
-from hotdice.store.web_models import WebChallenge, WebGame, WebPlayer
+from hotdice.store.web_models import WebChallenge, WebChallengeSeen, WebGame, WebPlayer
 from hotdice.web import clock
 from hotdice.web.db import hold
 from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound
 from hotdice.web.services.games import human_seat, new_game_row, own_name, player_name
 from hotdice.web.services.reveal import GRACE, aware, challenge_revealed_at
 
-__all__ = ["OPEN_DAYS", "close", "commitment", "create", "find", "is_closed", "play", "results"]
+__all__ = ["OPEN_DAYS", "close", "commitment", "create", "find", "is_closed", "opened", "play", "results"]
 
 OPEN_DAYS = 7
 
@@ -80,6 +81,23 @@ def find(session: Session, code: str) -> WebChallenge:
     if found is None:
         raise NotFound.said("error.no_challenge", code=parsed.code)
     return found
+
+
+def opened(session: Session, code: str, player: WebPlayer | None) -> None:
+    """Note that ``player`` opened another's open challenge: received, it waits for them in their games until
+    they play it or it closes. Once per player and challenge: a second look, or two at once, adds nothing."""
+    if player is None:  # a device with no player yet has no games to list it in
+        return
+    found = find(session, code)
+    if found.creator_id == player.id or is_closed(found):
+        return
+    if session.get(WebChallengeSeen, (found.code, player.id)) is not None:
+        return
+    try:
+        with session.begin_nested():
+            session.add(WebChallengeSeen(challenge_code=found.code, player_id=player.id, seen_at=clock.now()))
+    except IntegrityError:  # the same player's other request noted it first
+        pass
 
 
 def play(session: Session, player: WebPlayer, code: str) -> WebGame:

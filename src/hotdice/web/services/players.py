@@ -12,10 +12,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import math
 import re
 import secrets
+import time
+from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -35,9 +38,27 @@ COOKIE = "hotdice_device"
 DEVICE_KEY = "device-key"  # the WebSecret that signs the device cookies when HOTDICE_DEVICE_KEY is not set
 DEFAULT_NAME = ""  # no name chosen: worded when shown, in the language of whoever looks (hotdice.play.names)
 # The ids of the players this process has found, by their device token's hash: a device's player never changes
-# (a name or house rules may: those are always read from the database) until the device is signed out, which
-# empties it in every process (forget_devices).
+# (a name or house rules may: those are always read from the database) until the device is signed out. They
+# are trusted only while this process has checked the latest sign-out in the last FRESH_SECONDS (a sign-out
+# through another process: all are forgotten), and forgotten at once at a sign-out through this one.
 _IDS: Recent[str, str] = Recent(100_000)
+FRESH_SECONDS = 0.2
+
+
+class _SignOuts:
+    """The latest sign-out this process has seen, and when it last looked."""
+
+    latest: datetime | None = None
+    checked = -math.inf  # time.monotonic()
+
+
+def _check_sign_outs(session: Session) -> None:
+    latest = session.scalar(select(func.max(WebDevice.signed_out_at)))
+    if latest != _SignOuts.latest:
+        _IDS.clear()
+        _SignOuts.latest = latest
+    _SignOuts.checked = time.monotonic()
+AGENT_LENGTH = 512  # characters of a User-Agent kept
 CHECKED = 100_000  # the device cookies whose check is kept, the most recently used
 
 
@@ -103,13 +124,15 @@ def find(session: Session, token: str | None) -> WebPlayer | None:
 
 
 def forget_devices() -> None:
-    """Forget the players this process knows by device: a device was signed out (here or in another process)."""
+    """Forget the players this process knows by device: a device was signed out."""
     _IDS.clear()
 
 
 def known_id(token: str) -> str | None:
     """The id of this device's player if this process has met it already; None: ask :func:`device_player_id`."""
-    return _IDS.get(token_hash(token)) if valid_token(token) else None
+    if not valid_token(token) or time.monotonic() - _SignOuts.checked > FRESH_SECONDS:
+        return None
+    return _IDS.get(token_hash(token))
 
 
 def device_player_id(session: Session, token: str) -> str:
@@ -118,6 +141,7 @@ def device_player_id(session: Session, token: str) -> str:
     if known is not None:
         return known
     if not session.in_transaction():  # a fresh transaction: a player found now was committed, and stays
+        _check_sign_outs(session)  # in the same transaction: a sign-out after it moves the latest
         player = find(session, token)
         if player is not None:
             _IDS.put(token_hash(token), player.id)
@@ -125,9 +149,10 @@ def device_player_id(session: Session, token: str) -> str:
     return device_player(session, token).id
 
 
-def device_player(session: Session, token: str) -> WebPlayer:
+def device_player(session: Session, token: str, agent: str = "") -> WebPlayer:
     """The player of this device, created on first use without a name (:data:`DEFAULT_NAME`), with the device
-    as its first (a signed-out device's token names nobody: its browser starts again as a new player)."""
+    as its first (a signed-out device's token names nobody: its browser starts again as a new player);
+    ``agent``: its browser's User-Agent, for the list of the player's devices."""
     player = find(session, token)
     if player is not None:
         return player
@@ -137,7 +162,8 @@ def device_player(session: Session, token: str) -> WebPlayer:
         with session.begin_nested():
             session.add(player)
             session.flush()
-            session.add(WebDevice(id=secrets.token_hex(16), player_id=player.id, token_hash=hashed))
+            session.add(WebDevice(id=secrets.token_hex(16), player_id=player.id, token_hash=hashed,
+                                  agent=agent[:AGENT_LENGTH]))
     except IntegrityError:  # the same device's other request created it first
         found = find(session, token)
         assert found is not None

@@ -5,9 +5,13 @@ first seat passed to the next player (``POST /api/games/{id}/rematch``).
   computer and its level), starting with the seat after the one that started (no roll-off: the turn order
   says who starts).
 - A friend challenge: "challenge back", a new challenge on the same preset, made by the one who asks.
-- An online table: a new table on the same rules, hosted by the first who asks; every other seated player who
+- An online table: a new table on the same rules, hosted by the first who asks; everyone keeps their name
+  of the old game; every other seated player who
   asks takes a seat there (they accept the offer), and the host starts it with those who did: the others'
-  seats are simply not taken.
+  seats are simply not taken. Its game seats them in the old game's order, whatever order they accepted in,
+  and starts with the one after the old game's first, or the next one round who accepted
+  (:func:`hotdice.web.services.tables.start`). No roll-off, even after a game that had one: the first seat
+  passes on from the one who won it.
 - The daily has no rematch: one official attempt a day (its page offers another, unofficial, attempt).
 
 The rematch is written into the finished game's ``extra`` (under a hold on its row, :func:`hotdice.web.db.hold`),
@@ -51,6 +55,12 @@ def _setup(mode: str, rules: Rules, names: list[str], first: int) -> Setup:
             return together(rules, names, first=first)
 
 
+def _seated_as(row: WebGame, player_id: str) -> tuple[str, bool]:
+    """The name the player had in the finished game, and whether it was a default one (worded where shown)."""
+    seat = _players(row).index(player_id)
+    return json.loads(row.record)["players"][seat], stored_seats(row.seats)[seat].name is not None
+
+
 def _made(session: Session, row: WebGame, player: WebPlayer) -> dict[str, Any]:
     record = json.loads(row.record)
     if row.mode == Mode.CHALLENGE:
@@ -60,7 +70,8 @@ def _made(session: Session, row: WebGame, player: WebPlayer) -> dict[str, Any]:
         made = challenges.create(session, player, old.preset)
         return {"kind": "challenge", "id": made.code, "url": f"/c/{made.code}"}
     if row.mode == ONLINE:
-        table = tables.create(session, player, shown_rules(record["rules"]))
+        name, unnamed = _seated_as(row, player.id)
+        table = tables.create(session, player, shown_rules(record["rules"]), name="" if unnamed else name)
         session.flush()
         return {"kind": "table", "id": table.code, "url": f"/t/{table.code}"}
     names = list(record["players"])
@@ -90,9 +101,8 @@ def rematch(session: Session, game_id: str, player: WebPlayer) -> tuple[dict[str
     found = extra.get("rematch")
     if found is not None:
         if found["kind"] == "table":  # accepting the offer: a seat at the new table, under the name of the old
-            seat = _players(row).index(player.id)
-            unnamed = stored_seats(row.seats)[seat].name is not None  # a default name, worded where shown
-            tables.join(session, found["id"], player, json.loads(row.record)["players"][seat], unnamed=unnamed)
+            name, unnamed = _seated_as(row, player.id)
+            tables.join(session, found["id"], player, name, unnamed=unnamed)
         return found, True
     made = _made(session, row, player)
     row.extra = json.dumps({**extra, "rematch": made})

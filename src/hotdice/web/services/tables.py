@@ -1,10 +1,15 @@
 """Online tables: a host picks the rules and gets a code; 2 to 8 people join from their own devices; the
 host starts the game. Each seat is played from its own device (its cookie): a player who drops rejoins
 by opening the table again. Anyone else who opens it watches.
+
+A rematch's table (:mod:`hotdice.web.services.rematch`) starts its game with the players of the old one who
+took their seat again, in the old game's order (anyone else seated after them), and the first seat passed on:
+the player after the one who started the old game, or, if they did not accept, the next one who did.
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 from typing import Any
 
@@ -18,11 +23,11 @@ from hotdice.i18n import LANGUAGES, catalog
 from hotdice.play.codes import ALPHABET
 from hotdice.play.modes import together
 from hotdice.play.names import DefaultName, read_as
-from hotdice.store.web_models import WebPlayer, WebTable, WebTableSeat
+from hotdice.store.web_models import WebGame, WebPlayer, WebTable, WebTableSeat
 from hotdice.web.db import hold
 from hotdice.web.errors import BadRequest, Conflict, Forbidden, NotFound
 from hotdice.web.services.bots import bot_ids
-from hotdice.web.services.games import ONLINE, human_seat, new_game_row
+from hotdice.web.services.games import ONLINE, human_seat, new_game_row, stored_seats
 from hotdice.web.services.players import clean_name
 
 __all__ = ["CODE_LENGTH", "create", "find", "join", "parse_code", "start", "state", "version"]
@@ -50,7 +55,9 @@ def _seats(session: Session, code: str) -> list[WebTableSeat]:
     return list(session.scalars(query))
 
 
-def create(session: Session, host: WebPlayer, rules: str | None = None, roll_off: bool = False) -> WebTable:
+def create(session: Session, host: WebPlayer, rules: str | None = None, roll_off: bool = False,
+           name: str | None = None) -> WebTable:
+    """A new table, the host seated first under ``name`` (their own by default; "": none chosen)."""
     try:
         table_rules = str(Rules.parse(rules if rules is not None else host.rules))
     except RulesError as exc:
@@ -62,7 +69,8 @@ def create(session: Session, host: WebPlayer, rules: str | None = None, roll_off
                 table = WebTable(code=code, host_id=host.id, rules=table_rules, roll_off=roll_off)
                 session.add(table)
                 session.flush()
-                session.add(WebTableSeat(table_code=code, seat=0, player_id=host.id, name=host.name))
+                session.add(WebTableSeat(table_code=code, seat=0, player_id=host.id,
+                                        name=host.name if name is None else name))
             return table
         except IntegrityError:  # pragma: no cover - a code already in use
             continue
@@ -106,6 +114,34 @@ def _shown(seat: WebTableSeat) -> list[str]:
                                                 catalog(lang)["home.player_n"].format(n=n))]
 
 
+def _rematch_of(session: Session, table: WebTable) -> WebGame | None:
+    """The finished online game whose rematch ``table`` is: one of its host's (who asked for it), whose
+    ``extra`` names the table (as the rematch writes it); None for a table made afresh."""
+    hosted = (
+        select(WebTable.game_id)
+        .join(WebTableSeat, WebTableSeat.table_code == WebTable.code)
+        .where(WebTableSeat.player_id == table.host_id, WebTable.game_id.is_not(None))
+    )
+    candidates = session.scalars(
+        select(WebGame).where(WebGame.id.in_(hosted), WebGame.over.is_(True),
+                              WebGame.extra.contains(f'"/t/{table.code}"', autoescape=True))
+    )
+    return next((g for g in candidates if json.loads(g.extra).get("rematch", {}).get("id") == table.code), None)
+
+
+def _turn_order(session: Session, table: WebTable, seats: list[WebTableSeat]) -> tuple[list[WebTableSeat], int]:
+    """The seats in the game's order, and the one who starts: for a rematch, the old game's players in their old
+    order and the next one after its first (round that order) among them; else as they sat, the host first."""
+    old = _rematch_of(session, table)
+    if old is None:
+        return seats, 0
+    place = {s.player: n for n, s in enumerate(stored_seats(old.seats))}  # an online seat names its player
+    ordered = sorted(seats, key=lambda s: place.get(s.player_id, len(place) + s.seat))  # anyone new after
+    first = int(json.loads(old.record)["first"])
+    back = [k for k, s in enumerate(ordered) if s.player_id in place]  # the host at least: they asked
+    return ordered, min(back, key=lambda k: (place[ordered[k].player_id] - first - 1) % len(place))
+
+
 def start(session: Session, code: str, player: WebPlayer) -> WebTable:
     """The game of the table's seats, made once: a repeated start answers with it."""
     table = _held(session, code)
@@ -116,12 +152,13 @@ def start(session: Session, code: str, player: WebPlayer) -> WebTable:
     seats = _seats(session, table.code)
     if len(seats) < 2:
         raise Conflict.said("error.table_alone")
+    seats, first = _turn_order(session, table, seats)
     host = session.get(WebPlayer, table.host_id)
     assert host is not None
     # A seat of a host who chose no name is stored without one: the game names it "Player n", worded when shown.
     defaults = [None if s.name else DefaultName("player", s.seat + 1) for s in seats]
     names = [s.name if d is None else d.english() for s, d in zip(seats, defaults, strict=True)]
-    setup = together(Rules.parse(table.rules), names, hold_roll_off=table.roll_off)
+    setup = together(Rules.parse(table.rules), names, hold_roll_off=table.roll_off, first=first)
     robots = bot_ids(session, [s.player_id for s in seats])
     played = [human_seat(s.player_id, d, bot=s.player_id in robots) for s, d in zip(seats, defaults, strict=True)]
     row = new_game_row(setup, host, played, mode=ONLINE, table_code=table.code)

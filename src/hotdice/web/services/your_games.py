@@ -1,32 +1,35 @@
 """A player's games, for the home page and ``GET /api/me/games``: waiting for you (online tables where it is
-your turn, today's daily not yet played), in progress (every mode, to resume), finished (the latest first,
-paged: players with a thousand games ask one page at a time).
+your turn, friend challenges received and not played, today's daily not yet played), in progress (every mode,
+to resume), finished (the latest first, paged: players with a thousand games ask one page at a time).
 
 A game is the player's when they made it (``owner_id``: every mode but the seats of others' online tables) or
 hold a seat of its online table. A finished game's result is read from its record's ``result`` (no replay); an
 unfinished online game is replayed to know whose turn it is, and a daily or challenge attempt whose dice key is
-revealed has ended unfinished: it is in neither list.
+revealed has ended unfinished: it is in neither list. A friend challenge received (opened, made by someone
+else: :func:`hotdice.web.services.challenges.opened`) has no game of the player's yet: it waits, under its
+code, while it is open and they have not started it; one query finds them all.
 """
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, datetime
-from functools import lru_cache
 from typing import Any
 
 import orjson
-from sqlalchemy import BindParameter, Row, Select, bindparam, select, union_all
+from sqlalchemy import BindParameter, Row, Select, bindparam, exists, select, union_all
 from sqlalchemy.orm import Session
 
+from hotdice.game.variants import find_variant
 from hotdice.play.daily import daily_day
-from hotdice.play.modes import Mode, shown_rules
-from hotdice.store.web_models import WebGame, WebPlayer, WebTable, WebTableSeat
+from hotdice.play.modes import Mode, shown_rules, ten_turn_rules
+from hotdice.store.web_models import WebChallenge, WebChallengeSeen, WebGame, WebPlayer, WebTable, WebTableSeat
 from hotdice.web import clock
 from hotdice.web.services.games import ONLINE, StoredSeat, load, remember
 
 __all__ = ["IN_PROGRESS_CAP", "your_games"]
 
-IN_PROGRESS_CAP = 50  # the latest unfinished games shown: older ones are still at their address
+IN_PROGRESS_CAP = 50  # the latest unfinished games (and challenges received) shown: older ones are at their address
 # Replayed to know whose turn it is (online) or whether their revealed dice key ended them (daily, challenge);
 # a game of one device is always its device's turn, and never ends unfinished.
 _REPLAYED = frozenset({ONLINE, Mode.DAILY, Mode.CHALLENGE})
@@ -68,7 +71,7 @@ _KEYS = (
 )
 _PAGE = select(*_COLUMNS).join(_KEYS, _KEYS.c.id == WebGame.id).order_by(WebGame.updated_at.desc(), WebGame.id)
 _PLAYED_TODAY = select(WebGame.id).where(WebGame.owner_id == _PLAYER, WebGame.official_day == bindparam("today"))
-_shown_rules = lru_cache(maxsize=256)(shown_rules)  # a player's games share a few rules strings
+_shown_rules = functools.lru_cache(maxsize=256)(shown_rules)  # a player's games share a few rules strings
 _Row = Row[*tuple[Any, ...]]  # one game's _COLUMNS
 
 
@@ -112,6 +115,31 @@ def _finished(row: _Row, player_id: str) -> dict[str, Any]:
     return entry
 
 
+@functools.cache
+def _preset_rules(preset: str) -> str:
+    """A challenge preset's rules as its attempts show them (read once: a handful of presets)."""
+    return shown_rules(ten_turn_rules(find_variant(preset).rules))
+
+
+def _received(session: Session, player_id: str, now: datetime) -> list[dict[str, Any]]:
+    """The friend challenges the player opened, did not make, has not started, still open: the latest opened
+    first. No game yet: the entry is the challenge's (its code for an id, one seat to play, nothing scored)."""
+    started = exists().where(WebGame.challenge_code == WebChallenge.code, WebGame.owner_id == player_id)
+    found = session.execute(
+        select(WebChallenge.code, WebChallenge.preset, WebChallengeSeen.seen_at)
+        .join(WebChallengeSeen, WebChallengeSeen.challenge_code == WebChallenge.code)
+        .where(WebChallengeSeen.player_id == player_id, WebChallenge.creator_id != player_id,
+               WebChallenge.closes_at > now, ~started)
+        .order_by(WebChallengeSeen.seen_at.desc(), WebChallenge.code).limit(IN_PROGRESS_CAP)
+    )
+    return [
+        {"id": code, "url": f"/c/{code}", "mode": Mode.CHALLENGE, "rules": _preset_rules(preset),
+         "players": 1, "you": [0], "score": 0, "scores": [0], "day": None, "challenge": code, "table": None,
+         "updated_at": _aware(seen_at), "your_turn": True, "result": None, "review_url": None}
+        for code, preset, seen_at in found
+    ]
+
+
 def your_games(session: Session, player: WebPlayer | None, offset: int = 0, limit: int = 20,
                now: datetime | None = None) -> dict[str, Any]:
     """The three lists (finished: ``limit`` games from ``offset``, the latest first) and today's daily if it
@@ -132,6 +160,7 @@ def your_games(session: Session, player: WebPlayer | None, offset: int = 0, limi
                 continue
             entry["your_turn"] = loaded.game.current in entry["you"]
         (waiting if entry["your_turn"] and row.mode == ONLINE else in_progress).append(entry)
+    waiting = sorted(waiting + _received(session, player.id, now), key=lambda e: e["updated_at"], reverse=True)
     asked = {"player_id": player.id, "offset": offset, "limit": limit + 1, "upto": offset + limit + 1}
     page = session.execute(_PAGE, asked).all()
     played_today = session.scalar(_PLAYED_TODAY, {"player_id": player.id, "today": today}) is not None

@@ -40,7 +40,7 @@ def _create_tables() -> None:
         sa.Column("id", sa.String(length=32), nullable=False),
         sa.Column("player_id", sa.String(length=32), nullable=False),
         sa.Column("token_hash", sa.String(length=64), nullable=False),
-        sa.Column("agent", sa.String(length=120), nullable=False),
+        sa.Column("agent", sa.Text(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("seen_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("signed_out_at", sa.DateTime(timezone=True), nullable=True),
@@ -49,6 +49,7 @@ def _create_tables() -> None:
         sa.UniqueConstraint("token_hash", name="uq_web_devices_token_hash"),
     )
     op.create_index("ix_web_devices_player_id", "web_devices", ["player_id"])
+    op.create_index("ix_web_devices_signed_out_at", "web_devices", ["signed_out_at"])
     op.create_table(
         "web_links",
         sa.Column("code_hash", sa.String(length=64), nullable=False),
@@ -102,5 +103,6 @@ def downgrade() -> None:
     op.drop_table("web_challenges_seen")
     op.drop_index("ix_web_links_player_id", table_name="web_links")
     op.drop_table("web_links")
+    op.drop_index("ix_web_devices_signed_out_at", table_name="web_devices")
     op.drop_index("ix_web_devices_player_id", table_name="web_devices")
     op.drop_table("web_devices")
