@@ -25,7 +25,7 @@ from hotdice.play.daily import daily_day
 from hotdice.play.modes import Mode, shown_rules, ten_turn_rules
 from hotdice.store.web_models import WebChallenge, WebChallengeSeen, WebGame, WebPlayer, WebTable, WebTableSeat
 from hotdice.web import clock
-from hotdice.web.services.games import ONLINE, StoredSeat, load, remember
+from hotdice.web.services.games import ONLINE, REBUILT, Loaded, StoredSeat, load, remember
 
 __all__ = ["IN_PROGRESS_CAP", "your_games"]
 
@@ -78,6 +78,17 @@ _Row = Row[*tuple[Any, ...]]  # one game's _COLUMNS
 def _seats_of(row: _Row, player_id: str) -> list[int]:
     seats = (StoredSeat.from_json(seat) for seat in orjson.loads(row.seats))
     return [i for i, s in enumerate(seats) if s.human and (s.player or row.owner_id) == player_id]
+
+
+def _replayed(session: Session, row: _Row) -> Loaded:
+    """The game rebuilt: an online game as this process keeps it at this very record, without reading its row
+    again; else loaded (a daily's or a challenge's reveal worked out) and, only read, kept for its next move."""
+    kept = REBUILT.get(row.id) if row.mode == ONLINE else None
+    if kept is not None and kept.row.record == row.record:
+        return kept
+    loaded = load(session, row.id)
+    remember(loaded)
+    return loaded
 
 
 def _aware(at: datetime) -> datetime:
@@ -154,8 +165,7 @@ def your_games(session: Session, player: WebPlayer | None, offset: int = 0, limi
     for row in session.execute(_UNFINISHED, {"player_id": player.id}):
         entry = _entry(row, orjson.loads(row.record), player.id) | {"your_turn": True, "result": None}
         if row.mode in _REPLAYED:
-            loaded = load(session, row.id)
-            remember(loaded)  # only read: kept for the game's next action, as its own requests keep it
+            loaded = _replayed(session, row)
             if loaded.ended(now):
                 continue
             entry["your_turn"] = loaded.game.current in entry["you"]
