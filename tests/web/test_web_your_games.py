@@ -106,11 +106,16 @@ def test_the_finished_games_come_a_page_at_a_time_latest_first(app: FastAPI) -> 
 
 
 def test_the_daily_waits_until_the_official_attempt_is_made(app: FastAPI) -> None:
-    alice = TestClient(app)
+    alice, bob = TestClient(app), TestClient(app)
     new_game(alice, mode="solo")
-    assert alice.get("/api/me/games").json()["daily_to_play"] is not None
-    alice.post("/api/daily")
-    assert alice.get("/api/me/games").json()["daily_to_play"] is None
+    play_out(bob, new_game(bob, mode="solo"))  # Bob's page of finished games is not empty; Alice's is
+    for player in (alice, bob):
+        today = datetime.now(UTC).date().isoformat()
+        assert [player.get("/api/me/games", params={"offset": offset}).json()["daily_to_play"]
+                for offset in (0, 20)] == [today, today]
+        player.post("/api/daily")
+        assert [player.get("/api/me/games", params={"offset": offset}).json()["daily_to_play"]
+                for offset in (0, 20)] == [None, None]
 
 
 def test_the_schema_documents_the_lists(app: FastAPI) -> None:

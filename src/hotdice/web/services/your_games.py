@@ -69,8 +69,13 @@ _KEYS = (
     _mine(True, WebGame.id, WebGame.updated_at, upto=bindparam("upto"))
     .limit(bindparam("limit")).offset(bindparam("offset")).subquery()
 )
-_PAGE = select(*_COLUMNS).join(_KEYS, _KEYS.c.id == WebGame.id).order_by(WebGame.updated_at.desc(), WebGame.id)
-_PLAYED_TODAY = select(WebGame.id).where(WebGame.owner_id == _PLAYER, WebGame.official_day == bindparam("today"))
+_PLAYED_TODAY = exists().where(WebGame.owner_id == _PLAYER, WebGame.official_day == bindparam("today"))
+# Whether today's daily is played rides on each row of the page (worked out once): one statement fewer.
+_PAGE = (
+    select(*_COLUMNS, _PLAYED_TODAY.label("played_today"))
+    .join(_KEYS, _KEYS.c.id == WebGame.id).order_by(WebGame.updated_at.desc(), WebGame.id)
+)
+_PLAYED_TODAY_ALONE = select(_PLAYED_TODAY)  # for an empty page
 _shown_rules = functools.lru_cache(maxsize=256)(shown_rules)  # a player's games share a few rules strings
 _Row = Row[*tuple[Any, ...]]  # one game's _COLUMNS
 
@@ -171,9 +176,9 @@ def your_games(session: Session, player: WebPlayer | None, offset: int = 0, limi
             entry["your_turn"] = loaded.game.current in entry["you"]
         (waiting if entry["your_turn"] and row.mode == ONLINE else in_progress).append(entry)
     waiting = sorted(waiting + _received(session, player.id, now), key=lambda e: e["updated_at"], reverse=True)
-    asked = {"player_id": player.id, "offset": offset, "limit": limit + 1, "upto": offset + limit + 1}
+    asked = {"player_id": player.id, "offset": offset, "limit": limit + 1, "upto": offset + limit + 1, "today": today}
     page = session.execute(_PAGE, asked).all()
-    played_today = session.scalar(_PLAYED_TODAY, {"player_id": player.id, "today": today}) is not None
+    played_today = page[0].played_today if page else session.scalar(_PLAYED_TODAY_ALONE, asked)
     return {
         "waiting": waiting,
         "in_progress": in_progress,
