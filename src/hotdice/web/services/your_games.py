@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 from hotdice.game.variants import find_variant
 from hotdice.play.daily import daily_day
 from hotdice.play.modes import Mode, shown_rules, ten_turn_rules
-from hotdice.store.web_models import WebChallenge, WebChallengeSeen, WebGame, WebPlayer, WebTable, WebTableSeat
+from hotdice.store.web_models import WebChallenge, WebChallengeSeen, WebGame, WebPlayer, WebTableSeat
 from hotdice.web import clock
 from hotdice.web.services.games import ONLINE, REBUILT, Loaded, StoredSeat, load, remember
 
@@ -48,12 +48,10 @@ def _mine(over: bool, *columns: Any, upto: Any) -> Select[Any]:
     """The player's finished (``over``) or unfinished games, their ``columns``, the latest first: made by them, or
     seated at others' online tables; ``upto`` the most of either that a page can reach (the offset and limit)."""
     made = select(*columns).where(WebGame.owner_id == _PLAYER, WebGame.over == over)
-    seated = (
-        select(*columns)
-        .join(WebTable, WebTable.game_id == WebGame.id)
-        .join(WebTableSeat, WebTableSeat.table_code == WebTable.code)
-        .where(WebTableSeat.player_id == _PLAYER, WebGame.owner_id != _PLAYER, WebGame.over == over)
-    )
+    # A table has one game (hotdice.web.services.tables.start), which holds its code (indexed): the tables the
+    # player sits at are looked up there, not joined (SQLite, without statistics, would read every game first).
+    tables = select(WebTableSeat.table_code).where(WebTableSeat.player_id == _PLAYER)
+    seated = select(*columns).where(WebGame.table_code.in_(tables), WebGame.owner_id != _PLAYER, WebGame.over == over)
     if not over:  # training counts nowhere
         made, seated = made.where(WebGame.mode != Mode.TRAINING), seated.where(WebGame.mode != Mode.TRAINING)
     # Each limited on its own: PostgreSQL then walks the index backwards for the first pages, rather than sort all.
