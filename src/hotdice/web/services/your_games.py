@@ -44,7 +44,7 @@ _COLUMNS = (WebGame.id, WebGame.mode, WebGame.owner_id, WebGame.record, WebGame.
             WebGame.score, WebGame.day, WebGame.challenge_code, WebGame.table_code, WebGame.updated_at)
 
 
-def _mine(over: bool, *columns: Any, upto: Any) -> Select[Any]:
+def _mine(over: bool, *columns: Any, upto: int | BindParameter[int]) -> Select[Any]:
     """The player's finished (``over``) or unfinished games, their ``columns``, the latest first: made by them, or
     seated at others' online tables; ``upto`` the most of either that a page can reach (the offset and limit)."""
     made = select(*columns).where(WebGame.owner_id == _PLAYER, WebGame.over == over)
