@@ -156,6 +156,8 @@ def test_an_online_rematch_offered_accepted_and_made_once_and_play_again_on_one_
 
     again = bob.locator("#over #again")
     expect(again).to_have_text(t("over.rematch_offered"))  # the offer reached Bob's open page
+    bob.reload()
+    expect(again).to_have_text(t("over.rematch_offered"))  # and a page opened since offers it too
     found += problems(bob, f"{locale} over, a rematch offered")
     again.click()
     bob.wait_for_url(f"**/t/{new_code}")
