@@ -265,9 +265,10 @@ def test_both_players_share_their_own_daily_with_the_same_par_their_rank_and_a_s
 
 # -- 4. your turn while the tab sleeps -------------------------------------------------------------------------
 
-# The tab's visibility as the page reads it (the test hides and shows it), and the notifications it shows, kept.
+# The tab's visibility as the page reads it (the test hides and shows it; a reload keeps it), and the
+# notifications it shows, kept.
 SLEEPY = """
-  window.__hidden = false;
+  window.__hidden = sessionStorage.getItem("hidden") === "1";
   Object.defineProperty(Document.prototype, "hidden", { get: () => window.__hidden, configurable: true });
   Object.defineProperty(Document.prototype, "visibilityState",
                         { get: () => (window.__hidden ? "hidden" : "visible"), configurable: true });
@@ -282,8 +283,8 @@ SLEEPY = """
 
 
 def hide(page: Page, hidden: bool) -> None:
-    page.evaluate(f"() => {{ window.__hidden = {str(hidden).lower()};"
-                  " document.dispatchEvent(new Event('visibilitychange')); }")
+    page.evaluate("(hidden) => { window.__hidden = hidden; sessionStorage.setItem('hidden', hidden ? '1' : '0');"
+                  " document.dispatchEvent(new Event('visibilitychange')); }", hidden)
 
 
 def notes(page: Page) -> list[str]:
@@ -341,4 +342,9 @@ def test_a_hidden_tab_shows_your_turn_and_notifies_once_a_turn_only_with_leave(
     n = play_turn(seats, game)["n"]
     bob.wait_for_function("(n) => Number(document.getElementById('table').dataset.n) >= n", arg=n)
     assert bob.title() == plain and notes(bob) == [t("turn.notify_title")]
+    hide(bob, True)  # his turn, seen in view before he hid it: the badge, no notification
+    assert bob.title() == f"{t('turn.title_badge')} {plain}" and notes(bob) == [t("turn.notify_title")]
+    bob.reload()  # hidden on his turn from the start (a tab restored in the background)
+    expect(bob.locator("#table")).to_have_attribute("data-your-turn", "1")
+    assert bob.title() == f"{t('turn.title_badge')} {plain}" and "favicon-turn" in icon(bob)
     assert found == []
