@@ -129,6 +129,7 @@ def test_an_online_rematch_offered_accepted_and_made_once_and_play_again_on_one_
     ann, bob, t = two_players(open_page, viewport, locale)
     code, game, seats = online_game(ann, bob)
     play_game_out(seats, game)
+    old = asked(ann, "GET", f"/api/games/{game}/record")
     found: list[str] = []
     for page in (ann, bob):
         page.goto(f"/t/{code}")
@@ -172,7 +173,8 @@ def test_an_online_rematch_offered_accepted_and_made_once_and_play_again_on_one_
     rematch = asked(ann, "GET", f"/api/tables/{new_code}")
     assert rematch["rules"] == RULES and rematch["game"] is not None
     view = asked(bob, "GET", f"/api/games/{rematch['game']}")
-    assert sorted(p["name"] for p in view["players"]) == ["Ann", "Bob"] and len(view["you"]) == 1
+    assert [p["name"] for p in view["players"]] == old["players"] and len(view["you"]) == 1  # in the old order
+    assert view["current"] == (old["first"] + 1) % 2 and view["n"] == 0  # the first seat passed on
 
     # One device, two players: "Play again" is the rematch, the first seat passed on.
     together = asked(bob, "POST", "/api/games", {"mode": "together", "names": ["Bob", "Cleo"], "rules": RULES})
