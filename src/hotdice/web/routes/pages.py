@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -10,6 +11,7 @@ import orjson
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
+from sqlalchemy.orm import Session
 
 from hotdice.analysis.solver import affordable, solved
 from hotdice.game.rules import KNOBS, Rules
@@ -60,6 +62,14 @@ def render_error(request: Request, status: int, reason: str | WebError) -> HTMLR
     return render(request, t, "error.html", status=status, status_code=status, reason=shown)
 
 
+def _rematch_to_join(session: Session, game_id: str, visitor: WebPlayer | None) -> bool:
+    """Whether a finished online game's page offers the visitor its rematch: another player's, not joined yet. A
+    page open when it is made learns of it live; this is for a page opened after (a reload, your games)."""
+    found = json.loads(games.find(session, game_id).extra or "{}").get("rematch")
+    return (found is not None and found["kind"] == "table" and visitor is not None
+            and not tables.state(session, found["id"], visitor)["seated"])
+
+
 def _name(visitor: WebPlayer | None) -> str:
     """The name the visitor chose; "" for none (the page shows the default name, in its language)."""
     return visitor.name if visitor is not None else ""
@@ -97,7 +107,9 @@ def link_page(request: Request, t: TranslatorDep, visitor: VisitorDep) -> HTMLRe
 def play(request: Request, game_id: str, t: TranslatorDep, session: SessionDep, visitor: VisitorDep) -> HTMLResponse:
     loaded = games.load(session, game_id)
     view = games.view_kept(loaded, None if visitor is None else visitor.id, since=0)  # the whole log, once
-    return render(request, t, "table.html", view=view, live=loaded.row.table_code is not None)
+    live = loaded.row.table_code is not None
+    return render(request, t, "table.html", view=view, live=live,
+                  rematch_to_join=live and _rematch_to_join(session, game_id, visitor))
 
 
 @router.get("/review/{game_id}", response_class=HTMLResponse)
@@ -143,7 +155,8 @@ def table_page(request: Request, code: Code, t: TranslatorDep, session: SessionD
     if data["game"] is None:
         return render(request, t, "lobby.html", table=data, name=_name(visitor))
     view = games.view_by_id(session, data["game"], None if visitor is None else visitor.id, since=0)
-    return render(request, t, "table.html", view=view, live=True, table=data)
+    return render(request, t, "table.html", view=view, live=True, table=data,
+                  rematch_to_join=_rematch_to_join(session, data["game"], visitor))
 
 
 @router.get("/rules", response_class=HTMLResponse)

@@ -53,11 +53,14 @@ class _SignOuts:
 
 
 def _check_sign_outs(session: Session) -> None:
+    """Forget every remembered player if a device was signed out since the last look (through any process)."""
     latest = session.scalar(select(func.max(WebDevice.signed_out_at)))
     if latest != _SignOuts.latest:
         _IDS.clear()
         _SignOuts.latest = latest
     _SignOuts.checked = time.monotonic()
+
+
 AGENT_LENGTH = 512  # characters of a User-Agent kept
 CHECKED = 100_000  # the device cookies whose check is kept, the most recently used
 

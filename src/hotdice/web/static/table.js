@@ -18,7 +18,8 @@
   let stepTimer = 0;
   let quietUntil = 0; // a moment is on screen until then: the computer waits for it
   let hint = null;
-  let rematchOffered = false; // another player of this online table asked for a rematch: "Join the rematch"
+  // another player of this online table asked for a rematch: "Join the rematch" (the page learns of it live)
+  let rematchOffered = root.dataset.rematchOffered === "1";
   let pad = null; // the score pad's roll being typed: {intent, count, faces}
 
   const storeKey = () => `hotdice:${view.id}:${view.n}`;
