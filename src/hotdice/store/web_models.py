@@ -171,7 +171,7 @@ class WebTableSeat(Base):
 
     table_code: Mapped[str] = mapped_column(ForeignKey("web_tables.code", ondelete="CASCADE"), primary_key=True)
     seat: Mapped[int] = mapped_column(primary_key=True)
-    player_id: Mapped[str] = mapped_column(ForeignKey("web_players.id"))
+    player_id: Mapped[str] = mapped_column(ForeignKey("web_players.id"), index=True)  # "your games": their seats
     name: Mapped[str] = mapped_column(String(NAME_LENGTH))
 
 

@@ -1,5 +1,6 @@
 """One player on several devices (a person's devices, the link codes that add one), the friend challenges a
-player opened, and "your games" read from one index (a player's games by end and last change).
+player opened, and "your games" read from indexes (a player's games by end and last change; their seats at
+online tables).
 
 Every person's device so far becomes the first device of their player, with the same token: nobody is signed out.
 
@@ -31,6 +32,8 @@ def upgrade() -> None:
         op.create_index("ix_web_games_owner_over_updated", "web_games", ["owner_id", "over", "updated_at"])
     if "ix_web_games_owner_id" in indexes:
         op.drop_index("ix_web_games_owner_id", table_name="web_games")
+    if "ix_web_table_seats_player_id" not in {index["name"] for index in found.get_indexes("web_table_seats")}:
+        op.create_index("ix_web_table_seats_player_id", "web_table_seats", ["player_id"])
     _first_devices()
 
 
@@ -97,6 +100,7 @@ def _first_devices() -> None:
 
 
 def downgrade() -> None:
+    op.drop_index("ix_web_table_seats_player_id", table_name="web_table_seats")
     op.create_index("ix_web_games_owner_id", "web_games", ["owner_id"])
     op.drop_index("ix_web_games_owner_over_updated", table_name="web_games")
     op.drop_index("ix_web_challenges_seen_player_id", table_name="web_challenges_seen")
