@@ -65,12 +65,14 @@ class YourGamesScreen(HotDiceScreen):
                 rows.append(Option(f"{key}  {app.saved_game_label(saved)}", id=key))
         if self.games.finished:
             heading("yours.finished")
-            modes = [t(f"modename.{g.mode}") if t.has(f"modename.{g.mode}") else g.mode for g in self.games.finished]
-            scores = [t.number(g.score) for g in self.games.finished]
-            wide, score_wide = max(map(len, modes)), max(map(len, scores))
-            for n, (game, mode, score) in enumerate(zip(self.games.finished, modes, scores, strict=True), start=1):
+            finished = self.games.finished
+            days = [t.date(g.day) for g in finished]
+            modes = [t(f"modename.{g.mode}") if t.has(f"modename.{g.mode}") else g.mode for g in finished]
+            scores = [t.number(g.score) for g in finished]
+            day_wide, mode_wide, score_wide = (max(map(len, column)) for column in (days, modes, scores))
+            for n, (game, day, mode, score) in enumerate(zip(finished, days, modes, scores, strict=True), start=1):
                 result = "" if game.won is None else "  " + t("yours.won" if game.won else "yours.lost")
-                line = f"{n}  {t.date(game.day)}  {mode:<{wide}}  {score:>{score_wide}}{result}"
+                line = f"{n}  {day:<{day_wide}}  {mode:<{mode_wide}}  {score:>{score_wide}}{result}"
                 rows.append(Option(line, id=str(n)))
         return rows
 
