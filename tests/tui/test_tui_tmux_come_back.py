@@ -17,6 +17,8 @@ import pytest
 from hotdice.game.record import record_of
 from hotdice.game.rules import Rules
 from hotdice.i18n import Translator
+from hotdice.play.daily import DEFAULT_DAILY_KEY
+from hotdice.play.daily_share import daily_par
 from hotdice.play.modes import solo
 from hotdice.play.players import make_player, play_game
 from hotdice.store import Store
@@ -118,8 +120,9 @@ def test_the_official_daily_ends_with_its_share_text(tmp_path: Path) -> None:
         over = play_out(term, "Enter play again (unofficial)")
         inside(over)
         flat = " ".join(over.replace("█", " ").split())
-        today = datetime.now(UTC).date().isoformat()
-        assert re.search(rf"hotdice daily {today}: [\d,]+ points, 1-day streak", flat), over
+        today = datetime.now(UTC).date()
+        par = daily_par(today, DEFAULT_DAILY_KEY)  # the terminal's environment has no key of its own
+        assert re.search(rf"hotdice daily {today.isoformat()}: [\d,]+ points \(par {par:,}\), 1-day streak", flat), over
         marks = re.search(r"Turns: ((?:[ox*!] ){9}[ox*!]) ", flat)
         assert marks is not None, over
         assert "(o banked, * bank of 1,000 or more, x farkle, ! hot dice)" in flat

@@ -337,15 +337,16 @@ class HotDiceApp(App[None]):
             self.last_record_note += "\n\n" + self._daily_share(session, result.day)
 
     def _daily_share(self, session: Session, day: date) -> str:
-        """The share text of the official daily just recorded, as the web gives it (no par or rank here), in its
-        plain form: every terminal shows ASCII."""
-        from hotdice.play.daily_share import DailyShare, turn_marks
+        """The share text of the official daily just recorded, as the web gives it but for the rank (the terminal
+        has no leaderboard), in its plain form: every terminal shows ASCII."""
+        from hotdice.play.daily_share import DailyShare, daily_par, turn_marks
         from hotdice.store import Store
         from hotdice.store.stats import statistics
 
         with Store() as store:
             streak = statistics(store, owner="", today=daily_day(self.now)).daily_streak
-        shared = DailyShare(day.isoformat(), session.game.scores[0], None, None, None, streak, turn_marks(session.game))
+        shared = DailyShare(day.isoformat(), session.game.scores[0], daily_par(day), None, None, streak,
+                            turn_marks(session.game))
         return shared.plain(self.t)
 
     def action_help_quit(self) -> None:
