@@ -20,25 +20,29 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is no
 
 
 class Terminal:
-    """One tmux session running a command (80 x 24 unless told); read with capture-pane, type with send-keys."""
+    """One tmux session running a command (80 x 24 unless told); read with capture-pane, type with send-keys.
+    Each on a tmux server of its own (``-L``): on a shared one, a session started while another test's last one
+    closes could find the server exiting ("server exited unexpectedly")."""
 
     def __init__(self, command: str, env: dict[str, str], size: tuple[int, int] = (80, 24)) -> None:
         self.name = f"hotdice-test-{uuid.uuid4().hex[:8]}"
         exports = " ".join(f"{k}={v}" for k, v in env.items())
         width, height = map(str, size)
-        subprocess.run(
+        self.tmux(
             # COLUMNS and LINES, if the tmux server has them, would fix the app's size (shutil reads them first)
-            ["tmux", "new-session", "-d", "-s", self.name, "-x", width, "-y", height,
-             f"env -u COLUMNS -u LINES {exports} {command}"],
-            check=True,
+            "new-session", "-d", "-s", self.name, "-x", width, "-y", height,
+            f"env -u COLUMNS -u LINES {exports} {command}",
         )
+        self.socket = Path(self.tmux("display-message", "-p", "#{socket_path}").stdout.strip())
+
+    def tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["tmux", "-L", self.name, *args], check=check, capture_output=True, text=True)
 
     def resize(self, width: int, height: int) -> None:
-        subprocess.run(["tmux", "resize-window", "-t", self.name, "-x", str(width), "-y", str(height)], check=True)
+        self.tmux("resize-window", "-t", self.name, "-x", str(width), "-y", str(height))
 
     def screen(self) -> str:
-        run = subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True, text=True)
-        return run.stdout
+        return self.tmux("capture-pane", "-p", "-t", self.name, check=False).stdout
 
     def wait_for(self, text: str, timeout: float = 20) -> str:
         deadline = time.monotonic() + timeout
@@ -51,14 +55,15 @@ class Terminal:
 
     def keys(self, *keys: str) -> None:
         for key in keys:
-            subprocess.run(["tmux", "send-keys", "-t", self.name, key], check=True)
+            self.tmux("send-keys", "-t", self.name, key)
             time.sleep(0.15)
 
     def alive(self) -> bool:
-        return subprocess.run(["tmux", "has-session", "-t", self.name], capture_output=True).returncode == 0
+        return self.tmux("has-session", "-t", self.name, check=False).returncode == 0
 
     def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+        self.tmux("kill-server", check=False)
+        self.socket.unlink(missing_ok=True)  # the server leaves it behind
 
 
 def environment(data: Path) -> dict[str, str]:
