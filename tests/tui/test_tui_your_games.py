@@ -128,7 +128,7 @@ def test_your_games_in_french() -> None:
             assert "Vos parties" in text and "À vous de jouer" in text and "La partie du jour\u00a0: pas encore" in text
             assert "En cours" in text and "b  Solo, dix tours\u00a0: 0" in text and "Terminées" in text
             day = app.t.date(datetime.now(UTC).date())  # when it was recorded, in French words
-            assert re.search(rf"1  {day}  Contre l.ordinateur  [\d\u202f]+  (gagnée|perdue)\n", text), text
+            assert re.search(rf"1  {day}  Contre l.ordinateur \(Facile\)  [\d\u202f]+  (gagnée|perdue)\n", text), text
             assert "a-i jouer ou reprendre · 1-9 analyser" in text
 
     asyncio.run(run())
@@ -164,8 +164,8 @@ def test_the_store_gathers_the_lists_typed_and_leaves_out_what_cannot_be_resumed
         assert games.in_progress[0].level == "hard" and games.in_progress[0].setup.mode is Mode.VERSUS
         assert len(games.finished) == HISTORY, "the latest only"
         latest = games.finished[0]
-        assert (latest.mode, latest.score, latest.won) == ("solo", alone.game.scores[0], None), "alone: no result"
-        assert all(g.won is not None and g.mode == "versus" for g in games.finished[1:])
+        assert (latest.mode, latest.score, latest.won, latest.level) == ("solo", alone.game.scores[0], None, None)
+        assert all(g.won is not None and (g.mode, g.level) == ("versus", "easy") for g in games.finished[1:])
         assert games.daily == TODAY and your_games(store, TODAY - timedelta(days=1)).daily is not None
         record_game(store, finished_versus().game, player=0, mode="daily", opponent=None, day=TODAY)
         assert your_games(store, TODAY).daily is None, "played officially"

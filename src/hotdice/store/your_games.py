@@ -11,6 +11,7 @@ from datetime import date
 from sqlalchemy import select
 
 from hotdice.play.modes import Mode
+from hotdice.play.players import LEVELS
 from hotdice.store import GameResult, Store
 from hotdice.store.saves import SavedGame, resumable
 from hotdice.store.stats import daily_taken
@@ -28,6 +29,7 @@ class FinishedGame:
     day: date  # the day it was recorded (UTC)
     score: int
     won: bool | None  # None: played alone, nobody to beat
+    level: str | None  # the computer's level in a game against it
     record: str  # the game's record (JSON): its review replays it
 
 
@@ -45,7 +47,8 @@ def finished_games(store: Store, limit: int = HISTORY) -> list[FinishedGame]:
     query = (select(GameResult).where(GameResult.owner == "", GameResult.record.is_not(None))
              .order_by(GameResult.id.desc()).limit(limit))
     with store.session() as session:
-        return [FinishedGame(g.mode, g.recorded_at.date(), g.score, g.won if g.players > 1 else None, g.record or "")
+        return [FinishedGame(g.mode, g.recorded_at.date(), g.score, g.won if g.players > 1 else None,
+                             g.opponent if g.opponent in LEVELS else None, g.record or "")
                 for g in session.scalars(query)]
 
 

@@ -18,7 +18,7 @@ from hotdice.store.your_games import HISTORY
 from hotdice.tui.screens.base import HotDiceScreen
 
 if TYPE_CHECKING:
-    from hotdice.store.your_games import YourGames
+    from hotdice.store.your_games import FinishedGame, YourGames
 
 __all__ = ["LETTERS", "YourGamesScreen"]
 
@@ -67,7 +67,7 @@ class YourGamesScreen(HotDiceScreen):
             heading("yours.finished")
             finished = self.games.finished
             days = [t.date(g.day) for g in finished]
-            modes = [t(f"modename.{g.mode}") if t.has(f"modename.{g.mode}") else g.mode for g in finished]
+            modes = [self._mode(g) for g in finished]
             scores = [t.number(g.score) for g in finished]
             day_wide, mode_wide, score_wide = (max(map(len, column)) for column in (days, modes, scores))
             for n, (game, day, mode, score) in enumerate(zip(finished, days, modes, scores, strict=True), start=1):
@@ -75,6 +75,13 @@ class YourGamesScreen(HotDiceScreen):
                 line = f"{n}  {day:<{day_wide}}  {mode:<{mode_wide}}  {score:>{score_wide}}{result}"
                 rows.append(Option(line, id=str(n)))
         return rows
+
+    def _mode(self, game: FinishedGame) -> str:
+        """The mode of a finished game as the table's title says it, the computer's level too."""
+        t = self.hotdice.t
+        if game.level is not None:
+            return t("mode.versus", level=t(f"level.{game.level}"))
+        return t(f"modename.{game.mode}") if t.has(f"modename.{game.mode}") else game.mode
 
     def on_mount(self) -> None:
         options = self.query_one("#yours-list", OptionList)
