@@ -17,7 +17,7 @@ import pytest
 from hotdice.game.engine import EventKind
 from hotdice.game.record import record_of
 from hotdice.game.rules import Rules
-from hotdice.play.modes import Mode, solo, versus
+from hotdice.play.modes import Challenge, Mode, challenge, pad, race, solo, together, versus
 from hotdice.play.players import make_player, play_game
 from hotdice.store import Store
 from hotdice.store.saves import read_save, resumable, save_path, write_save
@@ -172,6 +172,38 @@ def test_the_store_gathers_the_lists_typed_and_leaves_out_what_cannot_be_resumed
     assert [s.path for s in resumable()] == [save_path("versus-hard")]
     with pytest.raises(ValueError, match="cannot be read"):
         read_save(data_dir / "saved-broken.json")
+
+
+def test_the_longest_lists_fit_80_by_24_in_both_languages() -> None:
+    """Today's daily, eight games in progress (one of every kind a save can be) and nine finished: every row shows,
+    none scrolled away, none cut."""
+    rules = Rules.parse("farkle")
+    saves = {
+        "solo": (solo(rules, "You"), None), "race": (race(rules, "You"), None),
+        "together": (together(rules, ["Ann", "Bob"]), None), "pad": (pad(rules, ["Ann", "Bob"]), None),
+        "challenge-ABCDE": (challenge(Challenge.new(rng=random.Random(4)), "You"), None),
+        **{f"versus-{level}": (versus(rules, "You", "Computer"), level) for level in ("easy", "medium", "hard")},
+    }
+    for slot, (setup, level) in saves.items():
+        write_save(save_path(slot), setup, level, ())
+    with Store() as store:
+        for _ in range(HISTORY):
+            done = finished_versus()
+            record_game(store, done.game, player=0, mode="versus", opponent="hard",
+                        record_json=json.dumps(done.record().to_json()))
+
+    async def run(lang: str) -> None:
+        app = make_app(lang=lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await menu(pilot, "your-games")
+            text = screen_text(app)
+            fits(text)
+            rows = [line.strip()[:1] for line in text.splitlines() if re.match(r" +[a-i1-9]  ", line)]
+            assert rows == [*"abcdefghi", *"123456789"], text
+
+    for lang in ("en", "fr"):
+        asyncio.run(run(lang))
 
 
 # -- rematch ------------------------------------------------------------------------------------------
