@@ -1,13 +1,13 @@
-"""The terminal: the daily's share text after the official attempt (its plain form, with the streak; no
-par or rank: the terminal has neither), at 80×24, and not after a later, unofficial attempt; play again as a
+"""The terminal: the daily's share text after the official attempt (its plain form, with the par and the
+streak; no rank: the terminal has no leaderboard), at 80×24, and not after a later, unofficial attempt; play again as a
 rematch, the first seat passed round the table."""
 
 from __future__ import annotations
 
 import asyncio
 
-from hotdice.play.daily_share import PLAIN, turn_marks
-from tests.tui.test_tui import data_dir, make_app, menu, play_to_the_end, press, screen_text, settle, table
+from hotdice.play.daily_share import PLAIN, daily_par, turn_marks
+from tests.tui.test_tui import NOON, data_dir, make_app, menu, play_to_the_end, press, screen_text, settle, table
 
 __all__ = ["data_dir"]
 
@@ -23,7 +23,8 @@ def test_the_official_daily_ends_with_its_share_text() -> None:
             await play_to_the_end(pilot, threshold=50)
             text = " ".join(screen_text(app).split())
             marks = " ".join(PLAIN[m] for m in turn_marks(screen.session.game))
-            assert "hotdice daily 2025-03-14: " in text and "1-day streak" in text
+            par = f"(par {daily_par(NOON.date()):,})"
+            assert "hotdice daily 2025-03-14: " in text and f"points {par}, 1-day streak" in text
             assert f"Turns: {marks}" in text
             await press(pilot, "enter")  # again: unofficial, no share text
             await play_to_the_end(pilot, threshold=50)

@@ -20,25 +20,29 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is no
 
 
 class Terminal:
-    """One tmux session running a command (80 x 24 unless told); read with capture-pane, type with send-keys."""
+    """One tmux session running a command (80 x 24 unless told); read with capture-pane, type with send-keys.
+    Each on a tmux server of its own (``-L``): on a shared one, a session started while another test's last one
+    closes could find the server exiting ("server exited unexpectedly")."""
 
     def __init__(self, command: str, env: dict[str, str], size: tuple[int, int] = (80, 24)) -> None:
         self.name = f"hotdice-test-{uuid.uuid4().hex[:8]}"
         exports = " ".join(f"{k}={v}" for k, v in env.items())
         width, height = map(str, size)
-        subprocess.run(
+        self.tmux(
             # COLUMNS and LINES, if the tmux server has them, would fix the app's size (shutil reads them first)
-            ["tmux", "new-session", "-d", "-s", self.name, "-x", width, "-y", height,
-             f"env -u COLUMNS -u LINES {exports} {command}"],
-            check=True,
+            "new-session", "-d", "-s", self.name, "-x", width, "-y", height,
+            f"env -u COLUMNS -u LINES {exports} {command}",
         )
+        self.socket = Path(self.tmux("display-message", "-p", "#{socket_path}").stdout.strip())
+
+    def tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["tmux", "-L", self.name, *args], check=check, capture_output=True, text=True)
 
     def resize(self, width: int, height: int) -> None:
-        subprocess.run(["tmux", "resize-window", "-t", self.name, "-x", str(width), "-y", str(height)], check=True)
+        self.tmux("resize-window", "-t", self.name, "-x", str(width), "-y", str(height))
 
     def screen(self) -> str:
-        run = subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True, text=True)
-        return run.stdout
+        return self.tmux("capture-pane", "-p", "-t", self.name, check=False).stdout
 
     def wait_for(self, text: str, timeout: float = 20) -> str:
         deadline = time.monotonic() + timeout
@@ -51,14 +55,15 @@ class Terminal:
 
     def keys(self, *keys: str) -> None:
         for key in keys:
-            subprocess.run(["tmux", "send-keys", "-t", self.name, key], check=True)
+            self.tmux("send-keys", "-t", self.name, key)
             time.sleep(0.15)
 
     def alive(self) -> bool:
-        return subprocess.run(["tmux", "has-session", "-t", self.name], capture_output=True).returncode == 0
+        return self.tmux("has-session", "-t", self.name, check=False).returncode == 0
 
     def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+        self.tmux("kill-server", check=False)
+        self.socket.unlink(missing_ok=True)  # the server leaves it behind
 
 
 def environment(data: Path) -> dict[str, str]:
@@ -67,6 +72,26 @@ def environment(data: Path) -> dict[str, str]:
 
 
 HOTDICE = f"{sys.executable} -m hotdice.cli"
+
+
+def play_out(term: Terminal, until: str, seconds: float = 120) -> str:
+    """Play a game out by cycling r (roll), a (the best set-aside), b (bank) until ``until`` shows (the result's
+    keys) and stays; the review a last r opens on the result is closed. The table ignores those keys when they do
+    not apply, so every turn ends whatever the live dice."""
+    deadline = time.monotonic() + seconds
+    presses = 0
+    while True:
+        shown = term.screen()
+        assert time.monotonic() < deadline, f"'{until}' never showed; the screen:\n{shown}"
+        if "Review: " in shown:
+            term.keys("Escape")
+        elif until in shown:
+            time.sleep(0.5)  # a key sent as the result came up is handled there
+            if "Review: " not in (shown := term.screen()):
+                return shown
+        else:
+            term.keys("rab"[presses % 3])
+            presses += 1
 
 
 def test_hotdice_play_in_a_real_terminal(tmp_path: Path) -> None:
@@ -135,24 +160,13 @@ def test_a_small_real_terminal_how_to_play_compact_dice_then_too_small(tmp_path:
 @pytest.mark.slow
 def test_a_ten_turn_game_played_out_then_r_shows_its_review_at_80_by_24(tmp_path: Path) -> None:
     """The result screen's R in the real ``hotdice play``: the review's chart, then (scrolled to the end) its
-    summary, inside 80×24. The game is played by cycling r (roll), a (the best set-aside), b (bank): keys the table
-    ignores when they do not apply, so every turn ends whatever the dice."""
+    summary, inside 80×24."""
     term = Terminal(f"{HOTDICE} play --lang en --rules farkle", environment(tmp_path))
     try:
         term.wait_for("Solo: ten turns for the best score")
         term.keys("Enter")  # Solo
         term.wait_for("Turn 1/10")
-        deadline = time.monotonic() + 120
-        presses = 0
-        while "R review" not in (shown := term.screen()):
-            assert time.monotonic() < deadline, f"the game never ended; the screen:\n{shown}"
-            if "Review: You" in shown:  # the cycle's r reached the result screen: back to it
-                term.keys("Escape")
-                term.wait_for("R review")
-                break
-            term.keys("rab"[presses % 3])
-            presses += 1
-        over = term.screen()
+        over = play_out(term, "R review")
         assert "Game over" in over and "in 10 turns" in over
         term.keys("r")
         review = term.wait_for("expected final points after each roll and decision")

@@ -13,20 +13,37 @@ banked     🟩     o      banked fewer points, without hot dice
 
 The first that fits, in that order. The plain form (ASCII, for screen readers and for pasting where emoji do
 not render) says the same with its legend. The words come from the catalogue, through the translator given.
+
+The par is the optimal computer's (Hard's) score on the day's dice (:func:`daily_par`); the rank, on a
+leaderboard, only the web has: the terminal's text says the rest.
 """
 
 from __future__ import annotations
 
 import enum
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
 from typing import Protocol
 
 from hotdice.game.engine import EventKind, Game
+from hotdice.play.modes import daily
+from hotdice.play.players import computer_spec, make_player, play_game
 
-__all__ = ["BIG_BANK", "DailyShare", "Mark", "turn_marks"]
+__all__ = ["BIG_BANK", "PAR_LEVEL", "DailyShare", "Mark", "daily_par", "turn_marks"]
 
 BIG_BANK = 1000
+PAR_LEVEL = "hard"  # the computer whose score on the day's dice is the par
+
+
+def daily_par(day: date, key: bytes | None = None) -> int:
+    """The par of ``day``'s daily under the dice ``key`` (None: the one the terminal's daily plays with): the
+    score of the :data:`PAR_LEVEL` computer on those dice, which sees only what a player sees."""
+    setup = daily("Computer", now=datetime.combine(day, time(12), tzinfo=UTC), key=key)
+    assert setup.dice is not None
+    play_game(setup.game, [make_player(computer_spec(PAR_LEVEL), random.Random(day.isoformat()))], setup.dice)
+    return setup.game.scores[0]
 
 
 class Mark(enum.Enum):
@@ -91,7 +108,7 @@ class DailyShare:
 
     day: str  # ISO date: the same in every language, and what the daily's address takes
     score: int
-    par: int | None  # the computer's score on the same dice (None: the terminal, which has no par)
+    par: int  # the computer's score on the same dice
     rank: int | None  # on the leaderboard (None: the terminal, which has none)
     players: int | None  # how many official results the leaderboard holds now
     streak: int
@@ -99,8 +116,9 @@ class DailyShare:
 
     def _head(self, t: Words) -> str:
         streak = t.plural("share.streak", self.streak)
-        if self.par is None or self.rank is None:
-            return t("share.head_alone", day=self.day, score=t.number(self.score), streak=streak)
+        if self.rank is None:
+            return t("share.head_alone", day=self.day, score=t.number(self.score), par=t.number(self.par),
+                     streak=streak)
         return t("share.head", day=self.day, score=t.number(self.score), par=t.number(self.par), rank=self.rank,
                  players=self.players, streak=streak)
 

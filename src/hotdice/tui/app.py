@@ -23,10 +23,11 @@ from hotdice.play.daily import daily_day
 from hotdice.play.modes import Challenge, Mode, Setup, challenge, daily, pad, race, solo, together, versus
 from hotdice.play.names import DefaultName
 from hotdice.store.db import data_dir
+from hotdice.store.saves import SavedGame, read_save
 from hotdice.tui.i18n import Translator, detect_language
 from hotdice.tui.prefs import Prefs
 from hotdice.tui.screens.menu import MenuScreen
-from hotdice.tui.session import GameKind, SaveError, Session, save_path, saved_games
+from hotdice.tui.session import GameKind, SaveError, Session, save_path
 
 __all__ = ["DEFAULT_PACE", "HotDiceApp"]
 
@@ -111,32 +112,22 @@ class HotDiceApp(App[None]):
             defaults.append(default)
         return tuple(names), tuple(defaults)
 
-    def mode_title(self, session: Session) -> str:
+    def mode_title(self, setup: Setup, level: str | None, unofficial: bool = False) -> str:
+        """The game's mode as its title says it (the computer's level, the daily's day, the challenge's code)."""
         t = self.t
-        setup = session.setup
-        if session.mode is Mode.VERSUS:
-            return t("mode.versus", level=t(f"level.{session.level or 'medium'}"))
-        if session.mode is Mode.DAILY:
-            key = "mode.daily_unofficial" if session.unofficial else "mode.daily"
+        if setup.mode is Mode.VERSUS:
+            return t("mode.versus", level=t(f"level.{level or 'medium'}"))
+        if setup.mode is Mode.DAILY:
+            key = "mode.daily_unofficial" if unofficial else "mode.daily"
             return t(key, day="" if setup.day is None else t.date(setup.day))
-        if session.mode is Mode.CHALLENGE:
+        if setup.mode is Mode.CHALLENGE:
             return t("mode.challenge", code="" if setup.challenge is None else setup.challenge.code)
-        return t(f"mode.{session.mode.value}")
+        return t(f"mode.{setup.mode.value}")
 
-    def saved_game_labels(self) -> list[tuple[Path, str]]:
-        """Each saved game that can be resumed and what it is, for the menu, the latest first."""
-        labels = []
-        for path in saved_games():
-            try:
-                label = self.saved_game_label(Session.load(path))
-            except SaveError:
-                continue
-            labels.append((path, label))
-        return labels
-
-    def saved_game_label(self, session: Session) -> str:
-        scores = " – ".join(self.t.number(s) for s in session.game.scores)
-        return self.t("menu.saved_what", mode=self.mode_title(session), scores=scores)
+    def saved_game_label(self, saved: SavedGame) -> str:
+        """What a saved game is: its mode and the scores so far."""
+        scores = " – ".join(self.t.number(s) for s in saved.setup.game.scores)
+        return self.t("menu.saved_what", mode=self.mode_title(saved.setup, saved.level), scores=scores)
 
     # -- starting games ------------------------------------------------------------------------
 
@@ -149,10 +140,7 @@ class HotDiceApp(App[None]):
         from hotdice.tui.screens.training import TrainingScreen
 
         if item.startswith("resume:"):
-            try:
-                self._open(Session.load(data_dir() / item.removeprefix("resume:"), self.rng, self.prefs.hard_waits))
-            except SaveError as exc:
-                self.notify(str(exc), severity="error")
+            self.resume(data_dir() / item.removeprefix("resume:"))
         elif item == "daily" and not self.daily_taken(daily_day(self.now)):
             ask = self.t("daily.official_ask")
             self.push_screen(ConfirmScreen(ask, lambda: self._start_or_say(GameKind(Mode.DAILY), confirmed=False)))
@@ -168,12 +156,37 @@ class HotDiceApp(App[None]):
             self.push_screen(ChallengeJoinScreen())
         elif item == "training":
             self.push_screen(TrainingScreen(self.rules, random.Random(self.rng.getrandbits(64))))
+        elif item == "your-games":
+            self.your_games()
         elif item == "stats":
             self.push_screen(StatsScreen())
         elif item == "settings":
             self.push_screen(SettingsScreen())
         elif item == "quit":
             self.exit()
+
+    def your_games(self) -> None:
+        """Your games: what waits, what is in progress, what is finished (or why the statistics cannot be read)."""
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from hotdice.store import Store
+        from hotdice.store.your_games import your_games
+        from hotdice.tui.screens.yours import YourGamesScreen
+
+        try:
+            with Store() as store:
+                games = your_games(store, daily_day(self.now))
+        except (OSError, SQLAlchemyError) as exc:
+            self.notify(self.t("stats.error", error=exc), severity="error")
+            return
+        self.push_screen(YourGamesScreen(games))
+
+    def resume(self, path: Path) -> None:
+        """Play on the saved game at ``path`` (or say why it cannot be)."""
+        try:
+            self._open(Session.load(path, self.rng, self.prefs.hard_waits))
+        except SaveError as exc:
+            self.notify(str(exc), severity="error")
 
     def _start_or_say(self, kind: GameKind, replace: bool = False, confirmed: bool = True) -> None:
         """Start a game (by default one the player has said yes to), or say why it cannot start."""
@@ -199,7 +212,7 @@ class HotDiceApp(App[None]):
         """The mode's setup for ``kind``, with the app's dice, and its seats' default names; ValueError (from
         the modes) if it cannot be."""
         dice = None if self.dice_seed is None else SeededDice(self.dice_seed)
-        (name, own), rules = self.own_name(), self.rules
+        (name, own), rules = self.own_name(), kind.rules or self.rules
         mode = kind.mode
         defaults: tuple[DefaultName | None, ...] = (own,)
         if mode is Mode.SOLO:
@@ -244,7 +257,7 @@ class HotDiceApp(App[None]):
         saved = save_path(kind.slot)
         if not confirmed and saved.exists():
             try:
-                what = self.saved_game_label(Session.load(saved))
+                what = self.saved_game_label(read_save(saved))
             except SaveError:
                 what = None  # a save that cannot be resumed anyway is not worth a question
             if what is not None:
@@ -268,8 +281,27 @@ class HotDiceApp(App[None]):
         self.push_screen(TableScreen(session))
 
     def play_again(self, session: Session) -> None:
+        """The result's Enter: the rematch (:attr:`Session.kind`); a daily's next attempt, unofficial; a friend
+        challenge's "challenge back", a new code on the same preset."""
+        from hotdice.tui.screens.forms import ChallengeCreatedScreen
+
         self.back_to_menu()
-        self._start_or_say(session.kind, confirmed=False)
+        if session.setup.challenge is not None:
+            self.push_screen(ChallengeCreatedScreen(Challenge.new(session.setup.challenge.preset, rng=self.rng)))
+        else:
+            self._start_or_say(session.kind, confirmed=False)
+
+    def review(self, record: str) -> None:
+        """The review of a finished game from its record, replayed (never solved here: :mod:`.screens.review`);
+        nothing for a record this version no longer reads."""
+        from hotdice.game.record import Record, RecordError, replay
+        from hotdice.tui.screens.review import ReviewScreen
+
+        try:
+            game = replay(Record.from_json(record))
+        except RecordError:
+            return
+        self.push_screen(ReviewScreen(game))
 
     def back_to_menu(self) -> None:
         while len(self.screen_stack) > 1:
@@ -305,15 +337,16 @@ class HotDiceApp(App[None]):
             self.last_record_note += "\n\n" + self._daily_share(session, result.day)
 
     def _daily_share(self, session: Session, day: date) -> str:
-        """The share text of the official daily just recorded, as the web gives it (no par or rank here), in its
-        plain form: every terminal shows ASCII."""
-        from hotdice.play.daily_share import DailyShare, turn_marks
+        """The share text of the official daily just recorded, as the web gives it but for the rank (the terminal
+        has no leaderboard), in its plain form: every terminal shows ASCII."""
+        from hotdice.play.daily_share import DailyShare, daily_par, turn_marks
         from hotdice.store import Store
         from hotdice.store.stats import statistics
 
         with Store() as store:
             streak = statistics(store, owner="", today=daily_day(self.now)).daily_streak
-        shared = DailyShare(day.isoformat(), session.game.scores[0], None, None, None, streak, turn_marks(session.game))
+        shared = DailyShare(day.isoformat(), session.game.scores[0], daily_par(day), None, None, streak,
+                            turn_marks(session.game))
         return shared.plain(self.t)
 
     def action_help_quit(self) -> None:

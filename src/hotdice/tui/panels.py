@@ -18,6 +18,7 @@ from hotdice.game.refusals import Code, Refusal
 from hotdice.game.scoring import SetAside
 from hotdice.i18n import Translator
 from hotdice.play.hint import Hint, hint_of
+from hotdice.play.modes import Mode
 from hotdice.play.view import TableView
 from hotdice.tui.solver_watch import solver_line
 from hotdice.tui.widgets import DiceRow, Scoreboard, ScoreLine
@@ -183,12 +184,19 @@ class KeysLine(Static):
     or at the table (``state``)."""
 
     KEYS: ClassVar[dict[str, str]] = {
-        "over": "over.keys", "computer": "table.keys_computer", "pad": "table.keys_pad",
+        "over": "over.keys", "over-daily": "over.keys_daily", "over-challenge": "over.keys_challenge",
+        "computer": "table.keys_computer", "pad": "table.keys_pad",
         "compact": "table.keys_compact", "table": "table.keys",
     }
 
     def show(self, t: Translator, state: str, dice: int) -> None:
         self.update(t(self.KEYS[state], n=dice), layout=False)
+
+    @staticmethod
+    def over(mode: Mode) -> str:
+        """The state at a game's end: Enter is the rematch, but the daily's is another (unofficial) attempt and a
+        friend challenge's is "challenge back" (:meth:`hotdice.tui.app.HotDiceApp.play_again`)."""
+        return {Mode.DAILY: "over-daily", Mode.CHALLENGE: "over-challenge"}.get(mode, "over")
 
 
 class CoachList(VerticalScroll, can_focus=False):

@@ -17,6 +17,7 @@ from hotdice.game.scoring import CombinationKind, scoring_table
 from hotdice.i18n.scoring import combination_name
 from hotdice.play.modes import Mode, shown_rules
 from hotdice.tui.i18n import Translator
+from hotdice.tui.panels import KeysLine
 from hotdice.tui.screens.base import HotDiceModal
 from hotdice.tui.session import Session
 
@@ -149,7 +150,8 @@ class ScoringScreen(_RulesWindow):
 
 
 class GameOverScreen(HotDiceModal):
-    """Who won and why, every score, and whether the game was recorded. Enter plays again, Esc the menu."""
+    """Who won and why, every score, and whether the game was recorded (with the daily's share text). Enter is
+    the rematch (:meth:`hotdice.tui.app.HotDiceApp.play_again`), R the review, Esc the menu."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "again", show=False),
@@ -197,7 +199,7 @@ class GameOverScreen(HotDiceModal):
             if self.session.setup.challenge is not None:
                 yield Static(t("over.challenge", code=self.session.setup.challenge.code), id="over-code")
             yield Static(self.note, id="over-note")
-            yield Static(t("over.keys"), classes="dialog-keys")
+            yield Static(t(KeysLine.KEYS[KeysLine.over(self.session.mode)]), classes="dialog-keys")
 
     def action_again(self) -> None:
         self.hotdice.play_again(self.session)

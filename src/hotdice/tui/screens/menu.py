@@ -1,4 +1,4 @@
-"""The menu: every mode, the saved game to resume, training, statistics and settings."""
+"""The menu: every mode, the saved games to resume, your games, training, statistics and settings."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from hotdice.store.saves import resumable
 from hotdice.tui.screens.base import HotDiceScreen
 from hotdice.tui.session import LEVELS
 
@@ -26,6 +27,7 @@ MENU_ITEMS = (
     "challenge-new",
     "challenge-join",
     "pad",
+    "your-games",
     "training",
     "stats",
     "settings",
@@ -61,14 +63,15 @@ class MenuScreen(HotDiceScreen):
         self.query_one("#menu-title", Static).update(title)
         self.query_one("#menu-rules", Static).update(t("menu.rules", rules=str(app.rules)))
         self.query_one("#keys", Static).update(t("menu.keys"))
-        saved = app.saved_game_labels()
+        saved = resumable()
         options = self.query_one("#menu-options", OptionList)
         highlighted = options.highlighted_option.id if options.highlighted_option is not None else None
         options.clear_options()
         for item in MENU_ITEMS:
             if item == "resume":
-                for path, what in saved:
-                    options.add_option(Option(t("menu.resume", what=what), id=f"resume:{path.name}"))
+                for game in saved:
+                    what = app.saved_game_label(game)
+                    options.add_option(Option(t("menu.resume", what=what), id=f"resume:{game.path.name}"))
                 continue
             if item.startswith("versus-"):
                 label = t("menu.versus", level=t(f"level.{item.removeprefix('versus-')}"))

@@ -13,13 +13,14 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from hotdice.play.modes import shown_rules
+from hotdice.store.your_games import HISTORY
 from hotdice.tui.screens.base import HotDiceScreen
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from hotdice.store import GameResult
     from hotdice.store.stats import Stats
+    from hotdice.store.your_games import FinishedGame
     from hotdice.tui.i18n import Translator
 
 __all__ = ["StatsScreen", "history_view", "stats_view"]
@@ -75,15 +76,12 @@ def stats_view(t: Translator, stats: Stats) -> RenderableType:
     return Group(*parts)
 
 
-HISTORY = 9  # the last finished games listed, each opened by its number key
-
-
-def history_view(t: Translator, games: Sequence[GameResult]) -> RenderableType:
+def history_view(t: Translator, games: Sequence[FinishedGame]) -> RenderableType:
     """The last finished games, newest first, numbered by the key that opens each one's review."""
     table = _table(t, "stats.history", "stats.col.key", "stats.col.day", "stats.col.mode", "stats.col.score")
     for n, game in enumerate(games, start=1):
         mode = t(f"modename.{game.mode}") if t.has(f"modename.{game.mode}") else game.mode
-        table.add_row(str(n), t.date(game.recorded_at.date()), mode, t.number(game.score))
+        table.add_row(str(n), t.date(game.day), mode, t.number(game.score))
     return table
 
 
@@ -96,7 +94,7 @@ class StatsScreen(HotDiceScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.games: list[GameResult] = []
+        self.games: list[FinishedGame] = []
 
     def compose(self) -> ComposeResult:
         t = self.hotdice.t
@@ -111,35 +109,24 @@ class StatsScreen(HotDiceScreen):
         self.query_one("#stats-scroll", VerticalScroll).focus()
 
     def _view(self) -> RenderableType:
-        from sqlalchemy import select
         from sqlalchemy.exc import SQLAlchemyError
 
-        from hotdice.store import GameResult, Store
+        from hotdice.store import Store
         from hotdice.store.stats import statistics
+        from hotdice.store.your_games import finished_games
 
         t = self.hotdice.t
         try:
             with Store() as store:
-                with store.session() as session:  # the games whose record was kept, newest first
-                    self.games = list(session.scalars(
-                        select(GameResult).where(GameResult.owner == "", GameResult.record.is_not(None))
-                        .order_by(GameResult.id.desc()).limit(HISTORY)))
+                self.games = finished_games(store)
                 return stats_view(t, statistics(store, owner=""))
         except (OSError, SQLAlchemyError) as exc:
             return Text(t("stats.error", error=exc))
 
     def action_review(self, index: int) -> None:
-        """The review of the listed game ``index`` (its record replayed; never solved here)."""
-        from hotdice.game.record import Record, RecordError, replay
-        from hotdice.tui.screens.review import ReviewScreen
-
-        if index >= len(self.games):
-            return
-        try:
-            game = replay(Record.from_json(self.games[index].record or ""))
-        except RecordError:
-            return  # a record this version no longer reads: nothing to review
-        self.app.push_screen(ReviewScreen(game))
+        """The review of the listed game ``index``."""
+        if index < len(self.games):
+            self.hotdice.review(self.games[index].record)
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -194,8 +194,8 @@ class TableScreen(HotDiceScreen):
         view = self.view()
         names = self.hotdice.names(self.session)
         self.fit()
-        self.query_one(panels.TitleBar).show(t, self.hotdice.mode_title(self.session), shown_rules(game.rules), view,
-                                      self.size.width)
+        title = self.hotdice.mode_title(self.session.setup, self.session.level, self.session.unofficial)
+        self.query_one(panels.TitleBar).show(t, title, shown_rules(game.rules), view, self.size.width)
         self.query_one(panels.ScoresPanel).show(t, view, names)
         self.query_one(panels.MomentLine).show(*(self.moment if self.moment[0] else self._whose_turn()))
         human = self.human_to_act() and game.phase is Phase.SET_ASIDE
@@ -216,7 +216,7 @@ class TableScreen(HotDiceScreen):
     def _keys(self) -> str:
         """Which keys the player has now (:class:`hotdice.tui.panels.KeysLine`)."""
         if self.session.game.outcome is not None:
-            return "over"
+            return panels.KeysLine.over(self.session.mode)
         if self.session.computer_to_act() or self.computer_running:
             return "computer"
         if self.session.mode is Mode.PAD:
