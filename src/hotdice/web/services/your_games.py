@@ -86,9 +86,9 @@ def _seats_of(row: _Row, player_id: str) -> list[int]:
 def _replayed(session: Session, row: _Row) -> Loaded:
     """The game rebuilt: an online game as this process keeps it at this very record, without reading its row
     again; else loaded (a daily's or a challenge's reveal worked out) and, only read, kept for its next move."""
-    kept = REBUILT.get(row.id) if row.mode == ONLINE else None
-    if kept is not None and kept.row.record == row.record:
-        return kept
+    held = REBUILT.get(row.id) if row.mode == ONLINE else None
+    if held is not None and held.row.record == row.record:
+        return held
     loaded = load(session, row.id)
     remember(loaded)
     return loaded
