@@ -21,8 +21,9 @@ from sqlalchemy.pool import NullPool
 import hotdice.store.web_models  # noqa: F401  (the web tables are part of the metadata compared)
 from hotdice.store import Base, GameResult, RollCount, Store
 from hotdice.store.migrate import _migration_engine, config, current, engine_url, head, upgrade
-from hotdice.store.web_models import WebPlayer
+from hotdice.store.web_models import WebDevice, WebPlayer
 from hotdice.web.db import Database
+from hotdice.web.services import players
 
 # The statistics file as the first release wrote it (SQLAlchemy's DDL of its models): no owner column, one
 # official result per day.
@@ -129,6 +130,34 @@ def test_default_names_stored_in_a_language_become_no_name(database_url: str) ->
         assert connection.execute(select(WebPlayer.name).order_by(WebPlayer.id)).scalars().all() == [
             "Player", "Player", "Léa", "Players"]
     engine.dispose()
+
+
+def test_every_person_keeps_their_device_through_revision_0006(database_url: str) -> None:
+    """Revision 0006: a person's cookie token, kept on their player until then, becomes their first device (the
+    same token: nobody is signed out by the upgrade); a bot, known by its token, gets no device."""
+    engine = _migration_engine(database_url)
+    tokens = {name: players.new_token() for name in ("ann", "bob", "bot")}
+    at = datetime(2026, 12, 1, 9, 30, tzinfo=UTC)
+    with engine.begin() as connection:
+        command.upgrade(config(connection), "0005")
+        players_0005 = table("web_players", *(column(name) for name in ("id", "token_hash", "name", "rules", "bot",
+                                                                        "created_at")))
+        connection.execute(insert(players_0005), [
+            {"id": name, "token_hash": players.token_hash(token), "name": name.title(), "rules": "farkle",
+             "bot": name == "bot", "created_at": at}
+            for name, token in tokens.items()
+        ])
+    engine.dispose()
+    db = Database(database_url)  # upgrades to the head
+    with db.session() as session:
+        devices = session.execute(select(WebDevice.player_id, WebDevice.token_hash, WebDevice.signed_out_at)).all()
+        assert sorted(devices) == [("ann", players.token_hash(tokens["ann"]), None),
+                                   ("bob", players.token_hash(tokens["bob"]), None)]
+        found = {name: players.find(session, token) for name, token in tokens.items()}
+        assert {name: player.id if player else None for name, player in found.items()} == {
+            "ann": "ann", "bob": "bob", "bot": "bot"}
+    db.close()
+    assert revision_of(database_url) == head()
 
 
 def first_release_file(path: Path) -> str:

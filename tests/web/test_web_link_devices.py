@@ -90,6 +90,19 @@ def test_a_claimed_code_makes_the_other_browser_the_same_player(app: FastAPI) ->
     assert "Safari" in phone.get("/devices").text
 
 
+@pytest.mark.parametrize("scheme", ["http", "https"])
+def test_the_claimed_cookie_has_the_flags_of_every_device_cookie(app: FastAPI, scheme: str) -> None:
+    """The new device's cookie is the first visit's but for its token: HttpOnly, SameSite=Lax, ten years, and
+    Secure over HTTPS only."""
+    ann, _ = player_with_a_game(app)
+    phone = TestClient(app, base_url=f"{scheme}://testserver")
+    first = cookie_of(phone.get("/"))
+    claimed = cookie_of(phone.post(f"/api/me/links/{make_code(ann)}/claim"))
+    flags = [part.split(";")[1:] for part in (first, claimed)]
+    assert flags[0] == flags[1]
+    assert ("Secure" in claimed) == (scheme == "https") and "HttpOnly" in claimed
+
+
 def _seconds(stamp: str) -> float:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
 
@@ -165,6 +178,9 @@ def test_claims_are_rate_limited_per_address_and_per_device(tmp_path: Path) -> N
         guesser.get("/")
         answers = [guesser.post(f"/api/me/links/AAAA-AAAA-AAAA-AAA{c}/claim").status_code for c in "ABCD"]
         assert answers == [404, 404, 404, 429]
+        moved = TestClient(web, client=("198.51.100.7", 5000), cookies=dict(guesser.cookies))
+        again = moved.post("/api/me/links/AAAA-AAAA-AAAA-AAAE/claim")  # the same device from another address
+        assert again.status_code == 429 and again.json()["limit"] == "link-claim"
         ann, _ = player_with_a_game(web)
         code = make_code(ann)
         limited = TestClient(web).post(f"/api/me/links/{code}/claim")  # the same address: its claims are used up
