@@ -62,3 +62,15 @@ def test_a_link_code_makes_the_phone_the_same_player_until_signed_out(open_page:
     expect(phone.locator("#me-name")).to_have_value("")  # signed out: a new player
     expect(phone.locator("#your-games")).to_have_count(0)
     assert found == []
+
+
+def test_a_mangled_code_in_the_address_is_shown_and_refused_with_why(open_page: Open) -> None:
+    """A fragment that is not percent-encoding (a lone "%") does not stop the page: it is shown as it came, left
+    out of the address, and the claim says why it is refused."""
+    phone = open_page("phone", viewport=PHONE, locale="en-US")
+    phone.goto("/link#ABCD-%ZZ")
+    phone.wait_for_function("() => location.hash === ''")
+    expect(phone.locator("#link-input")).to_have_value("ABCD-%ZZ")
+    phone.get_by_role("button", name="Use this device").click()
+    expect(phone.locator("#toast")).to_contain_text("no such link code")
+    assert phone.url.endswith("/link")  # no code in the address, nor a query

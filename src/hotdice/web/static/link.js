@@ -7,8 +7,14 @@
   const { api, toast, t, busy, go } = HD;
   const form = document.getElementById("link-form");
   const input = document.getElementById("link-input");
-  const given = decodeURIComponent(window.location.hash.slice(1));
-  if (given) {
+  const fragment = window.location.hash.slice(1);
+  if (fragment) {
+    let given = fragment;
+    try {
+      given = decodeURIComponent(fragment);
+    } catch (err) {
+      // a fragment mangled on its way (a lone "%"): shown as it came, for the claim to refuse it with why
+    }
     input.value = given;
     window.history.replaceState(null, "", window.location.pathname);
   }
