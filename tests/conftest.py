@@ -27,3 +27,18 @@ def _private_folders() -> Iterator[None]:
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
+
+
+BROWSER_FIXTURES = {"open_page", "browser", "server"}  # chromium on a served app (tests.web.test_web_browser)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Kinds of test the developer's quick run (``pytest -m "not slow"``) leaves to the whole suite, marked by what
+    they are rather than one by one: a real browser, the terminal interface (Textual's pilot, tmux), and the
+    PostgreSQL run of a test that also runs on SQLite (each makes and drops a database)."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        on_postgres = callspec is not None and "postgresql" in callspec.params.values()
+        browser = bool(BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())))
+        if browser or on_postgres or item.path.parent.name == "tui":
+            item.add_marker(pytest.mark.slow)

@@ -60,6 +60,7 @@ def test_french_says_ballot_and_english_farkle_in_each_telling() -> None:
     assert Translator("fr")("moment.ballot") == "Ballot\u202f!" and Translator("en")("moment.ballot") == "Farkle!"
 
 
+@pytest.mark.slow
 def test_score_of_five_dice_says_ballot_in_french() -> None:
     def score(lang: str, *dice: str) -> str:
         command = [sys.executable, "-m", "hotdice.cli", "--lang", lang, "score", "--rules", "5000-fr", *dice]

@@ -94,6 +94,7 @@ def farkle_risk(rules: Rules, n: int) -> Fraction:
 # -- score ------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_score_dice_written_apart_or_together_agree() -> None:
     assert ok("score", "1", "1", "1", "1", "5", "5") == ok("score", "111155")
 
@@ -388,6 +389,7 @@ def test_an_ascii_terminal_gets_no_traceback(dice: str) -> None:
     assert proc.stdout.isascii()
 
 
+@pytest.mark.slow
 def test_solve_refuses_rules_hard_cannot_solve() -> None:
     for rules, bound in (("farkle,target=20000", "up to a target of 10000"),
                          ("farkle,target=20000,three_farkles=500", "up to a target of 10000")):
@@ -396,6 +398,7 @@ def test_solve_refuses_rules_hard_cannot_solve() -> None:
         assert refused.stderr.count("\n") == 1 and bound in refused.stderr and "too long" in refused.stderr
 
 
+@pytest.mark.slow
 def test_solve_shows_a_progress_bar(tmp_path: Any) -> None:
     """On a terminal (here a pseudo-terminal for stderr) the solve's share done is drawn, up to 100 %."""
     import pty
@@ -422,6 +425,7 @@ def test_solve_shows_a_progress_bar(tmp_path: Any) -> None:
 # -- --lang: the human output in French, the JSON the same ------------------------------------
 
 
+@pytest.mark.slow
 def test_odds_in_french_with_cldr_numbers() -> None:
     rows = table_rows(ok("--lang", "fr", "odds"))
     risks = [farkle_risk(Rules.parse("farkle"), n) for n in range(6, 0, -1)]
@@ -430,6 +434,7 @@ def test_odds_in_french_with_cldr_numbers() -> None:
     assert "risque de Farkle" in ok("--lang", "fr", "odds")
 
 
+@pytest.mark.slow
 def test_score_in_french() -> None:
     text = ok("--lang", "fr", "score", "11111", "--rules", "5000-fr")
     assert text.startswith("1 1 1 1 1\u00a0: cinq 1 en un lancer — ce lancer gagne la partie\u202f!\n")
@@ -452,6 +457,7 @@ def test_an_unknown_language_is_one_line_and_exit_2() -> None:
     proc = hotdice("--lang", "de", "odds")
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr == "hotdice: error: unknown language 'de': choose one of en, fr\n"
+@pytest.mark.slow
 def test_a_ten_turn_games_replay_and_statistics_show_the_rules_chosen_not_the_lifted_target(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -481,6 +487,7 @@ def test_a_ten_turn_games_replay_and_statistics_show_the_rules_chosen_not_the_li
         assert "farkle,entry=500" in run.stdout and "1000000" not in run.stdout, run.stdout
 
 
+@pytest.mark.slow
 def test_score_under_set_aside_all_says_so_and_shows_the_one_set_aside_the_game_allows() -> None:
     text = ok("score", "--rules", "5000-fr", "1", "5", "5", "2", "3")
     assert "every scoring die (set_aside=all)" in " ".join(text.split())

@@ -17,6 +17,7 @@ from tests.test_cli import ENV
 from tests.test_cli_words import run
 
 
+@pytest.mark.slow
 def test_the_streak_is_in_the_json_and_the_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOTDICE_DATA_DIR", str(tmp_path))
     today = datetime.now(UTC).date()

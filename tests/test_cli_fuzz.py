@@ -31,6 +31,7 @@ RUNS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("verb", VERBS)
 def test_a_verb_exits_0_or_2_never_with_a_traceback(verb: str) -> None:
     @given(line=command_lines(verb))

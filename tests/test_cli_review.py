@@ -45,6 +45,7 @@ def run(*args: str, columns: int = 80, stdin: str = "") -> subprocess.CompletedP
                           env=env, timeout=120, check=False)
 
 
+@pytest.mark.slow
 def test_the_review_in_english_fits_80_columns(versus: Path) -> None:
     proc = run("review", str(versus))
     assert proc.returncode == 0 and proc.stderr == ""
@@ -98,6 +99,7 @@ def test_the_chart_fits_its_width(width: int, rules: str, specs: tuple[str, ...]
     assert (len(specs) == 3) == any("approximation" in line for line in lines)
 
 
+@pytest.mark.slow
 def test_in_french_no_english_is_left(versus: Path) -> None:
     proc = run("review", str(versus), "--lang", "fr")
     assert proc.returncode == 0, proc.stderr
@@ -106,6 +108,7 @@ def test_in_french_no_english_is_left(versus: Path) -> None:
     assert run("--lang", "fr", "review", str(versus)).stdout == proc.stdout
 
 
+@pytest.mark.slow
 def test_the_json_is_the_reviews_in_every_language_and_from_stdin(versus: Path) -> None:
     english = run("review", str(versus), "--json")
     assert english.returncode == 0 and english.stderr == ""
@@ -119,11 +122,13 @@ def test_the_json_is_the_reviews_in_every_language_and_from_stdin(versus: Path) 
     assert {"seat", "kind", "before", "after", "played", "best", "loss", "label"} <= data["steps"][0].keys()
 
 
+@pytest.mark.slow
 def test_player_shows_one_players_decisions(versus: Path) -> None:
     hard = run("review", str(versus), "--player", "2").stdout
     assert "Hard's chance to win" in hard and "No inaccuracy, mistake or blunder." in hard
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("args", "stdin", "english"), [
     (("review", "/no/such/record.json"), "", "hotdice: error: cannot read /no/such/record.json: "),
     (("review", "-"), "not json", "hotdice: error: -: not a game record: invalid JSON"),

@@ -61,12 +61,14 @@ def run(env: dict[str, str], *args: str) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_the_english_output_is_what_it_was(name: str) -> None:
     assert ok(*CASES[name]) == (PINNED / f"{name}.txt").read_text(encoding="utf-8")
     assert ok("--lang", "en", *CASES[name]) == ok(*CASES[name])
 
 
+@pytest.mark.slow
 def test_the_english_statistics_are_what_they_were(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     env = stats_env(tmp_path, monkeypatch)
     assert run(env, "stats") == (PINNED / "stats.txt").read_text(encoding="utf-8")
@@ -75,6 +77,7 @@ def test_the_english_statistics_are_what_they_were(tmp_path: Path, monkeypatch: 
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_in_french_no_english_words_are_left(name: str) -> None:
     text = ok("--lang", "fr", *CASES[name])
@@ -82,6 +85,7 @@ def test_in_french_no_english_words_are_left(name: str) -> None:
     assert text != ok(*CASES[name])
 
 
+@pytest.mark.slow
 def test_french_figures_have_the_french_decimal_sign() -> None:
     assert "55,4\u00a0% (0,554468)" in ok("--lang", "fr", *CASES["solve-two"])
     assert "5,942" in ok("--lang", "fr", *CASES["solve-solo"])  # expected turns, the French decimal sign
@@ -94,11 +98,13 @@ def test_french_figures_have_the_french_decimal_sign() -> None:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["simulate", "solve-two", "solve-solo", "advise-roll", "advise-farkle"])
 def test_the_json_is_the_same_in_french(name: str) -> None:
     assert ok("--lang", "fr", *CASES[name], "--json") == ok(*CASES[name], "--json")
 
 
+@pytest.mark.slow
 def test_the_statistics_in_french(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     env = stats_env(tmp_path, monkeypatch)
     text = run(env, "--lang", "fr", "stats")
@@ -126,6 +132,7 @@ ERRORS: dict[tuple[str, ...], str] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", sorted(ERRORS))
 def test_the_english_error_lines_are_what_they_were(args: tuple[str, ...]) -> None:
     from tests.test_cli import hotdice
@@ -181,6 +188,7 @@ def test_the_language_of_the_help_and_the_errors() -> None:
     assert language(["score", "--lang", "fr"]) == language(["--lang", "de"]) == language([]) == "en"
 
 
+@pytest.mark.slow
 def test_play_help_in_french_after_the_command() -> None:
     french = ok("play", "--lang", "fr", "--help")
     assert french == ok("--lang", "fr", "play", "--help") == ok("play", "--lang=fr", "--help")
@@ -295,6 +303,7 @@ def verify_cases(folder: Path) -> dict[str, tuple[str, ...]]:
     }
 
 
+@pytest.mark.slow
 def test_every_verdict_in_french_has_no_english(tmp_path: Path) -> None:
     from tests.test_cli import hotdice
 
@@ -354,6 +363,7 @@ def test_every_help_text_is_in_french() -> None:
     assert {key: english_left(text) for key, text in french if english_left(text)} == {}
 
 
+@pytest.mark.slow
 def test_help_in_french_from_the_command_line() -> None:
     assert ok("--help") == ok("--lang", "en", "--help") and "Show this message and exit." in ok("--help")
     root = ok("--lang", "fr", "--help")
@@ -368,6 +378,7 @@ def test_help_in_french_from_the_command_line() -> None:
     assert "La clé des dés révélée" in ok("--lang", "fr", "verify", "--help")
 
 
+@pytest.mark.slow
 def test_the_solvers_refusal_is_worded_in_the_users_language() -> None:
     """Why Hard cannot solve some rules is worded from its bounds: the English the library's, the French all French."""
     from hotdice.analysis.solver import MAX_TARGET, refusal
@@ -384,6 +395,7 @@ def test_the_solvers_refusal_is_worded_in_the_users_language() -> None:
         assert english_left(french.stderr) == [] and french.stderr.count("\n") == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "english"),
     [

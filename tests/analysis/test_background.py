@@ -90,6 +90,7 @@ def test_asking_twice_for_one_table_solves_it_once(monkeypatch: pytest.MonkeyPat
     assert shares == sorted(shares)  # progress only rises
 
 
+@pytest.mark.slow
 def test_the_solves_run_one_at_a_time_in_one_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     running: list[int] = []
     at_once_max = [0]
@@ -116,6 +117,7 @@ def test_the_solves_run_one_at_a_time_in_one_thread(monkeypatch: pytest.MonkeyPa
     assert at_once_max == [1]
 
 
+@pytest.mark.slow
 def test_the_queue_is_bounded_and_says_so() -> None:
     solver = bg.Solver(capacity=2)
     first, second, third = fresh_rules(), fresh_rules(), fresh_rules()
@@ -130,6 +132,7 @@ def test_the_queue_is_bounded_and_says_so() -> None:
     until_ready(solver, "two", third)
 
 
+@pytest.mark.slow
 def test_progress_rises_to_one() -> None:
     for text in ("farkle,target=1000", "farkle,target=300,three_farkles=500"):
         shares: list[float] = []

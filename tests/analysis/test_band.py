@@ -41,6 +41,7 @@ def test_band_rows_keep_every_probability_and_row_0_is_the_full_table(text: str)
     assert rows[1:].mean() < (0.6 if rules.dice == 6 else 0.9) * rows[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", ["farkle,target=1000,three_farkles=500", "5000,target=1000,three_farkles=500",
                                   "farkle,target=1500,entry=500"])
 def test_band_sweep_values_every_turn_as_every_set_aside_does(text: str) -> None:

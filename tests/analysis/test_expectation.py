@@ -241,6 +241,7 @@ def simulate_turns(rules: Rules, turns: int, entered: bool, seed: str) -> list[i
 MONTE_CARLO = [(FARKLE, True, 20_000)] + [(v.rules, entered, 4_000) for v in VARIANTS[1:] for entered in (True, False)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("rules", "entered", "turns"), MONTE_CARLO, ids=[f"{r}-{'entered' if e else 'new'}" for r, e, _ in MONTE_CARLO]
 )

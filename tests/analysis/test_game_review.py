@@ -50,6 +50,7 @@ def assert_identity(review: GameReview, tol: float = 1e-9) -> None:
         assert p.skill_lost >= 0
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(SETUPS), st.integers(0, 2**31))
 def test_identity_per_player_over_random_games(setup: tuple[str, tuple[str, ...], int | None], seed: int) -> None:

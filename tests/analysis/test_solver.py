@@ -419,6 +419,7 @@ def reference(text: str) -> Reference:
     return two_player_reference(Rules.parse(text))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", SMALL_RULES)
 def test_reference_bounds_pin_every_value(text: str) -> None:
     ref = reference(text)
@@ -497,6 +498,7 @@ def test_check_sees_one_wrong_value(text: str) -> None:
 PENALTY_RULES = ["farkle,target=1000,three_farkles=500", "5000-fr,target=500,entry=0,three_farkles=200"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", PENALTY_RULES)
 def test_check_finds_no_residual_in_the_penalty_table(text: str) -> None:
     rules = Rules.parse(text)
@@ -507,6 +509,7 @@ def test_check_finds_no_residual_in_the_penalty_table(text: str) -> None:
     assert np.max(np.abs(sol.w - without.w)) > 1e-3  # the penalty changes the values
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", [*PENALTY_RULES, "farkle,target=1000,entry=500,three_farkles=500",
                                   "5000,target=1000,three_farkles=500"])
 def test_penalty_sweep_of_three_counts_is_the_plain_sweep(text: str) -> None:
@@ -531,6 +534,7 @@ def test_penalty_sweep_of_three_counts_is_the_plain_sweep(text: str) -> None:
             assert tuple(three[:, c]) == one, (i, j, fo, c)
 
 
+@pytest.mark.slow
 def test_penalty_passes_from_a_table_at_hand_reach_the_same_values() -> None:
     # two_player_solution starts the passes from the table without the penalty when it is shipped or cached
     # (float32 there) instead of solving it again: a guess only, the fixed point is the same.
@@ -567,6 +571,7 @@ def first_player_wins(rules: Rules, specs: tuple[str, str], games: int, seed: st
     return wins / games
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("text", "games"), [("5000-fr,target=500,entry=0", 6000), ("farkle,target=500", 1500)])
 def test_hard_against_itself_wins_as_the_table_says(text: str, games: int) -> None:
     rules = Rules.parse(text)

@@ -28,6 +28,7 @@ from hotdice.analysis.solver.two_player import solve_two_players
 from hotdice.game.rules import Rules, SetAsideRule
 
 
+@pytest.mark.slow
 def test_penalty_solve_needs_no_scipy(tmp_path: Path) -> None:
     # scipy is only in the test extra; a plain install must solve the three-farkle penalty without it. The
     # kernels are compiled afresh (an empty numba cache), as on a first run.
@@ -71,6 +72,7 @@ def test_every_listed_rules_set_is_shipped() -> None:
         assert rules.three_farkles or table_path("race", rules, SHIPPED).exists(), text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", ["5000-fr", "5000-fr-6,entry=500"])
 def test_a_shipped_table_is_what_the_solver_gives(text: str) -> None:
     rules = Rules.parse(text)

@@ -115,6 +115,7 @@ def test_the_observation_is_documented_field_by_field() -> None:
     assert not env.observe("player_1")["action_mask"].any() and env.observe("player_0")["action_mask"][ROLL_ACTION]
 
 
+@pytest.mark.slow
 def test_the_default_install_needs_no_environment_package() -> None:
     """The front ends and the library import without gymnasium, pettingzoo or pyspiel (the [env] extra)."""
     import subprocess

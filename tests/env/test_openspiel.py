@@ -12,6 +12,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="the [openspiel] extra is not in
 import hotdice.env.openspiel  # noqa: E402,F401 (registers the game)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rules", "players"), [("farkle/target:1500", 2), ("5000-fr/target:1000", 3),
                                                 ("5000-fr-6/target:1000", 2)])
 def test_random_simulations_with_serialization_pass(rules: str, players: int) -> None:

@@ -96,6 +96,7 @@ def test_rolling_is_worth_the_average_of_what_the_rolls_leave_points_measure(tur
         assert oracle.values[BANK_ACTION] == turn_total
 
 
+@pytest.mark.slow
 def test_turns_played_by_the_oracle_score_what_it_promised() -> None:
     """Monte Carlo: the mean points of turns played by the best action meet the first roll's value."""
     env = gymnasium.make("hotdice/Solo-v0", rules="farkle", oracle=True).unwrapped

@@ -18,6 +18,7 @@ def same(vec: dict[str, np.ndarray], sync: dict[str, np.ndarray]) -> None:
     np.testing.assert_array_equal(vec["action_mask"], sync["action_mask"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rules", "mode", "steps"), [
     ("farkle", "ten-turns", 1500),
     ("5000", "ten-turns", 600),  # five dice, an entry below which a bank is lost, hot dice must be rolled

@@ -306,6 +306,7 @@ def test_5000_fr_sets_aside_every_scoring_die() -> None:
     assert g.turn_total == 200 and g.dice_in_hand == 2
 
 
+@pytest.mark.slow
 @settings(deadline=None)  # a new rules value builds its scoring tables
 @given(any_rules(), st.data())
 def test_set_aside_all_offers_exactly_every_scoring_die(rules: Rules, data: st.DataObject) -> None:
@@ -485,6 +486,7 @@ def test_why_not_bank_after_says_what_the_engine_will_say(rules: str, steps: lis
 # -- undo (the score pad) ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=60)
 @given(any_rules(), st.data())
 def test_undone_is_the_game_before_the_last_roll_or_decision(rules: Rules, data: st.DataObject) -> None:

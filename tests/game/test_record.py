@@ -117,6 +117,7 @@ def snapshot(game: Game) -> dict[str, Any]:
 # -- replay is live play ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(
     st.sampled_from(RULESETS),

@@ -178,6 +178,7 @@ def test_a_roll_with_more_dice_than_the_rules_is_refused() -> None:
 rolls = st.integers(1, 6).flatmap(lambda n: st.lists(st.integers(1, 6), min_size=n, max_size=n))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(any_rules(), rolls)
 def test_options_equal_brute_force(r: Rules, roll: list[int]) -> None:
@@ -193,6 +194,7 @@ def test_options_equal_brute_force(r: Rules, roll: list[int]) -> None:
         assert o.dice_left == len(roll) - len(o.set_aside)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(any_rules(), rolls)
 def test_points_of_any_dice_equal_brute_force(r: Rules, dice: list[int]) -> None:
@@ -201,6 +203,7 @@ def test_points_of_any_dice_equal_brute_force(r: Rules, dice: list[int]) -> None
     assert scorer(r).score(dice) == (pts if pts > 0 else None)
 
 
+@pytest.mark.slow
 @settings(max_examples=50, deadline=None)
 @given(any_rules(), st.integers(0, 2**32 - 1))
 def test_batch_equals_one_by_one(r: Rules, seed: int) -> None:
@@ -287,6 +290,7 @@ def test_the_scoring_table_of_farkle_reads_as_it_always_has() -> None:
     assert (CombinationKind.OF_A_KIND, 4, 6) in doubling and (CombinationKind.OF_A_KIND, 4, None) not in doubling
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(any_rules(), rolls)
 def test_a_partition_is_combinations_of_the_dice_adding_up_to_their_points(r: Rules, roll: list[int]) -> None:

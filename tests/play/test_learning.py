@@ -21,6 +21,7 @@ from tests.game.test_rules import any_rules
 STEPS = [EventKind.ROLL, EventKind.SET_ASIDE, EventKind.ROLL, EventKind.SET_ASIDE, EventKind.FARKLE]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(any_rules())
 def test_the_guided_turn_shows_each_step_under_any_rules(rules: Rules) -> None:

@@ -8,6 +8,7 @@ import math
 import random
 from fractions import Fraction
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -61,6 +62,7 @@ games = st.tuples(any_rules(), st.integers(0, 10**6), st.integers(1, 3))
 slow = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow
 @slow
 @given(games)
 def test_the_options_are_the_legal_set_asides_with_what_follows_each(drawn: tuple[Rules, int, int]) -> None:
@@ -95,6 +97,7 @@ def test_the_options_are_the_legal_set_asides_with_what_follows_each(drawn: tupl
             assert view.best is None
 
 
+@pytest.mark.slow
 @slow
 @given(games)
 def test_every_other_choice_of_dice_is_refused_as_the_engine_refuses_it(drawn: tuple[Rules, int, int]) -> None:
@@ -112,6 +115,7 @@ def test_every_other_choice_of_dice_is_refused_as_the_engine_refuses_it(drawn: t
             assert refusal == game.why_not_set_aside(SetAside.parse(dice))
 
 
+@pytest.mark.slow
 @slow
 @given(games)
 def test_a_roll_and_a_bank_are_offered_or_refused_as_the_engine_says(drawn: tuple[Rules, int, int]) -> None:
@@ -128,6 +132,7 @@ def test_a_roll_and_a_bank_are_offered_or_refused_as_the_engine_says(drawn: tupl
         assert view.risk.dice == game.dice_in_hand
 
 
+@pytest.mark.slow
 @settings(max_examples=4, deadline=None)
 @given(any_rules())
 def test_the_farkle_risks_are_exact(rules: Rules) -> None:
@@ -136,6 +141,7 @@ def test_the_farkle_risks_are_exact(rules: Rules) -> None:
     assert Fraction(view.risk.exact) == farkle_risk(rules, rules.dice) == Fraction(view.risk.p).limit_denominator(10**6)
 
 
+@pytest.mark.slow
 @slow
 @given(games)
 def test_the_seats_the_turn_the_log_and_the_end_are_the_games(drawn: tuple[Rules, int, int]) -> None:
@@ -177,6 +183,7 @@ def test_the_seats_the_turn_the_log_and_the_end_are_the_games(drawn: tuple[Rules
         assert TableView.of(game, since=len(game.events) + 3).events == ()
 
 
+@pytest.mark.slow
 @slow
 @given(games)
 def test_the_dead_roll_is_the_roll_that_ended_the_last_turn_until_the_next_roll(drawn: tuple[Rules, int, int]) -> None:

@@ -158,6 +158,7 @@ def house_rules(draw: st.DrawFn) -> Rules:
                                            min_size=2, max_size=2), seed=st.integers(0, 10**6))
 # Found so: Medium values reaching an exact target below min_bank as rolling on (its expected points offer no
 # bank there), though the engine then banks at once.
+@pytest.mark.slow
 @example(rules=Rules.parse("5000-fr,target=2500,entry=0,below_entry=lost,min_bank=300,rule_4900=yes"),
          specs=["medium", "easy"], seed=4)
 def test_compiled_games_are_the_engine_games_under_any_house_rules(rules: Rules, specs: list[str], seed: int) -> None:

@@ -37,6 +37,7 @@ def hotdice(*args: str) -> subprocess.CompletedProcess[str]:
 # -- the confidence interval ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_wilson_interval_matches_a_hand_worked_value() -> None:
     # 8 wins in 10 games, z = 1.96: z² = 3.8416, p = 0.8, 1 + z²/n = 1.38416;
     # centre = (0.8 + 0.19208) / 1.38416 = 0.716738...; half = (1.96 / 1.38416) * sqrt(0.016 + 0.009604)
@@ -121,6 +122,7 @@ def test_shared_wins_count_one_over_k() -> None:
     assert sum(three.seat_wins) == 60 == sum(p.wins for p in three.players)
 
 
+@pytest.mark.slow
 def test_greedy_beats_random_by_a_wide_margin() -> None:
     report = simulate(Rules.parse("farkle"), ["greedy", "random"], 2000, "greedy-vs-random")
     greedy, rand = report.players
@@ -173,6 +175,7 @@ def _run_the_bad_inputs_in_parallel() -> None:
         list(pool.map(lambda args: hotdice("simulate", *args), [args for args, _ in BAD_INPUTS]))
 
 
+@pytest.mark.slow
 def test_same_seed_same_output_byte_for_byte() -> None:
     args = ("simulate", "--rules", "5000-fr", "--players", "greedy,random,greedy:500", "--games", "40")
     first = hotdice(*args, "--seed", "42", "--json")

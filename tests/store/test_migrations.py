@@ -255,6 +255,7 @@ Store(sys.argv[1]).close()
 """
 
 
+@pytest.mark.slow
 def test_processes_starting_together_on_one_database_all_come_up_on_the_head(database_url: str) -> None:
     """All start the upgrade of an empty database at the same moment; it happens once, under the lock."""
     starters = [

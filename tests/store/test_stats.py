@@ -223,6 +223,7 @@ def test_each_game_is_stored_from_its_player_seat(filled: tuple[Store, list[Game
         assert {c.dice: (c.rolls, c.farkles) for c in r.rolls} == counted
 
 
+@pytest.mark.slow
 def test_statistics_match_an_independent_count(filled: tuple[Store, list[GameResult]], played: list[Played]) -> None:
     store, _ = filled
     stats = statistics(store)
@@ -450,6 +451,7 @@ def hotdice(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
                           timeout=60, check=False)
 
 
+@pytest.mark.slow
 def test_cli_on_an_empty_database(tmp_path: Path) -> None:
     proc = hotdice(tmp_path, "stats")
     assert (proc.returncode, proc.stderr) == (0, "")
@@ -459,6 +461,7 @@ def test_cli_on_an_empty_database(tmp_path: Path) -> None:
     assert json.loads(proc.stdout)["games"] == 0
 
 
+@pytest.mark.slow
 def test_cli_on_a_filled_database(tmp_path: Path, played: list[Played]) -> None:
     with Store(f"sqlite:///{tmp_path / DB_FILE}") as store:
         for p in played:
@@ -478,6 +481,7 @@ def test_cli_on_a_filled_database(tmp_path: Path, played: list[Played]) -> None:
     assert "2.3 %" in text  # the expected rate of six dice under farkle
 
 
+@pytest.mark.slow
 def test_cli_reports_an_unusable_data_dir_in_one_line(tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")

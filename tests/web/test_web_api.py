@@ -368,6 +368,7 @@ def farkle_risk(n: int, rules: Rules) -> Fraction:
     return Fraction(farkles, 6**n)
 
 
+@pytest.mark.slow
 def test_a_long_games_answers_stay_small_and_carry_its_events_as_they_happen(alice: TestClient) -> None:
     """Each answer carried the whole log: one action of a long game answered tens of kilobytes."""
     view = new_game(alice, mode="together", names=["Ann", "Bob"], rules="farkle,target=1000000")
@@ -543,6 +544,7 @@ def test_together_records_the_first_seat_once_and_the_roll_off_is_shown(alice: T
     assert alice.get("/api/stats").json()["by_mode"] == [{"name": "together", "played": 1, "won": won}]
 
 
+@pytest.mark.slow
 def test_the_solved_measures_stay_within_what_the_server_can_solve(alice: TestClient) -> None:
     for rules, bound in (("farkle,target=20000", "up to a target of 10000; target=20000"),
                          ("farkle,three_farkles=1000,target=12000", "up to a target of 10000; target=12000")):
@@ -618,6 +620,7 @@ def wait_ready(client: TestClient, view: dict[str, Any]) -> dict[str, Any]:
     return view
 
 
+@pytest.mark.slow
 def test_hard_plays_at_once_in_expected_points_while_its_table_is_solved(
         app: FastAPI, alice: TestClient, held_solves: threading.Event) -> None:
     rules = fresh_rules("farkle,target=3000")  # far enough for three computer steps to leave the game going on
@@ -645,6 +648,7 @@ def test_hard_plays_at_once_in_expected_points_while_its_table_is_solved(
     assert wait_ready(alice, view)["solver"] == {"state": "ready", "progress": 1.0, "reason": None}
 
 
+@pytest.mark.slow
 def test_hard_waits_for_its_exact_play_when_the_player_chose_it(
         app: FastAPI, alice: TestClient, held_solves: threading.Event) -> None:
     rules = fresh_rules("farkle,target=3000")
@@ -954,6 +958,7 @@ def test_a_challenge_closed_ends_the_attempts_still_playing_at_its_grace_deadlin
         verdict.lines[-2], verdict.lines
 
 
+@pytest.mark.slow
 def test_closing_a_challenge_waits_for_the_action_it_would_end(app: FastAPI, alice: TestClient) -> None:
     # An action checked before the close, committed after it, must be recorded before the key's reveal.
     code = alice.post("/api/challenges", json={}).json()["code"]
@@ -1211,6 +1216,7 @@ def test_a_game_started_in_english_is_shown_in_french_with_french_names(alice: T
         ("Player 1", {"code": "player", "n": 1}), ("Bob", None)]
 
 
+@pytest.mark.slow
 def test_hotdice_serve_refuses_a_bad_port_in_one_line(tmp_path: Path) -> None:
     env = {"HOTDICE_DATA_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}
     bad = subprocess.run([sys.executable, "-m", "hotdice.cli", "serve", "--port", "70000"], capture_output=True,
@@ -1364,6 +1370,7 @@ CROSS_ORIGIN = {"site": "refused: the request was sent by another site's page (S
                 "origin": "refused: the request was sent by a page of {origin}, not of this site (Origin)"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("headers", [{}, {"origin": "http://testserver"}, {"origin": "HTTP://TestServer:80"},
                                      {"sec-fetch-site": "same-origin", "origin": "http://testserver"},
                                      {"sec-fetch-site": "none"}])

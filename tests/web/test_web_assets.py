@@ -146,6 +146,7 @@ def _png_size(data: bytes) -> tuple[int, int]:
     return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
 
 
+@pytest.mark.slow
 def test_every_page_links_the_web_app_manifest_whose_icons_are_pngs_of_their_stated_sizes(alice: TestClient) -> None:
     for page in _pages(alice):
         html = alice.get(page).text

@@ -100,6 +100,7 @@ def test_a_bots_requests_count_against_its_own_device_limit(tmp_path: Path, data
     app.state.db.close()
 
 
+@pytest.mark.slow
 def test_the_stream_sends_the_view_after_each_change_with_keep_alives(app: FastAPI, alice: TestClient,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bot_routes, "KEEP_ALIVE", 0.3)

@@ -73,6 +73,7 @@ def _closed_after(sock: socket.socket, trickle: bytes = b"") -> float:
     raise AssertionError("the server kept the connection open")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sent", [b"", b"GET /healthz HTTP/1.1\r\nHost: x\r\n"], ids=["silent", "half-head"])
 def test_a_connection_without_a_whole_request_head_is_closed_within_the_timeout(impatient: Server,
                                                                                 sent: bytes) -> None:
@@ -81,12 +82,14 @@ def test_a_connection_without_a_whole_request_head_is_closed_within_the_timeout(
         assert HEAD_TIMEOUT * 0.8 < _closed_after(sock) < HEAD_TIMEOUT + SLACK
 
 
+@pytest.mark.slow
 def test_a_head_sent_a_byte_at_a_time_is_cut_off_although_bytes_keep_coming(impatient: Server) -> None:
     with socket.create_connection((HOST, impatient.port)) as sock:
         head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 200
         assert _closed_after(sock, trickle=head) < HEAD_TIMEOUT + SLACK
 
 
+@pytest.mark.slow
 def test_after_an_answer_the_next_head_has_the_same_deadline(impatient: Server) -> None:
     with socket.create_connection((HOST, impatient.port)) as sock:
         sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -106,6 +109,7 @@ def _until(status: int, url: str) -> httpx.Response:
         time.sleep(0.05)
 
 
+@pytest.mark.slow
 def test_one_connection_over_the_cap_of_an_address_is_answered_503_with_the_reason(capped: Server) -> None:
     idle = [socket.create_connection((HOST, capped.port)) for _ in range(3)]
     try:
@@ -158,6 +162,7 @@ def test_behind_a_trusted_proxy_the_websockets_of_each_forwarded_client_are_coun
 SCREENS = 30
 
 
+@pytest.mark.slow
 def test_many_screens_of_one_game_on_sqlite_make_one_poll_per_interval_and_all_see_the_move(tmp_path: Path) -> None:
     """The screens watch through a server in this process (its queries counted); the move is made through
     another process on the same SQLite file, so only the poll can tell them."""

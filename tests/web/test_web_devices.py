@@ -130,6 +130,7 @@ def test_a_cookie_from_before_signing_without_a_player_is_a_new_device(tmp_path:
     assert token_hashes(app) == {sha256(answer.cookies[COOKIE].split(".")[0])}
 
 
+@pytest.mark.slow
 def test_a_short_device_key_is_refused_with_its_length(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv(DEVICE_KEY_ENV, "k" * 32)
     assert Settings.from_env().device_key == b"k" * 32

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import create_engine, select
 
 from hotdice.game.record import Record, replay
@@ -115,6 +116,7 @@ def _alive(pid: int) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_no_acknowledged_action_is_lost_and_the_rolls_are_the_same_after_kills(
     database_url: str, tmp_path: Path
 ) -> None:

@@ -125,6 +125,7 @@ def test_the_daily_ends_at_midnight_over_http(app: FastAPI, clock: Clock, tmp_pa
     assert done.returncode == 0 and "unfinished: it ended when its dice key was revealed" in done.stdout, done
 
 
+@pytest.mark.slow
 def test_closing_a_challenge_lets_started_attempts_finish_until_the_grace_deadline(
         app: FastAPI, clock: Clock, tmp_path: Path) -> None:
     # The attack: Ann finishes a good attempt, then closes her challenge while Bob and Cy are mid-game.

@@ -89,6 +89,7 @@ def _real_paths(case: Any, made: dict[str, str]) -> list[dict[str, Any]]:
     return []
 
 
+@pytest.mark.slow
 @schema.parametrize()
 @settings(suppress_health_check=list(HealthCheck), deadline=None)
 def test_no_request_to_the_api_gets_a_5xx(case: Any, served: tuple[FastAPI, TestClient, dict[str, str]]) -> None:

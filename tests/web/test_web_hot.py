@@ -94,6 +94,7 @@ REQUESTS: list[tuple[str, str, Any, dict[str, str] | None]] = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("method", "path", "body", "headers"), REQUESTS)
 def test_the_hot_routes_answer_as_fastapis_own(
     clients: tuple[TestClient, TestClient], method: str, path: str, body: Any, headers: dict[str, str] | None

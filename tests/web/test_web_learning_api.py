@@ -3,6 +3,7 @@ the scoring table's lines named in the page's language."""
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.db_support import database_url
@@ -27,6 +28,7 @@ def test_the_guided_first_turn_is_the_engines_under_the_players_rules(alice: Tes
     assert alice.get("/api/stats").json() == {"games": 0}
 
 
+@pytest.mark.slow
 def test_the_quiz_and_the_drill_answer_with_their_reasons(alice: TestClient) -> None:
     checked = alice.post("/api/training/question", json={"rules": "farkle", "roll": [1, 1, 1, 5, 2, 3], "keep": "1115"})
     assert checked.json()["combinations"] == [

@@ -175,6 +175,7 @@ def test_the_buckets_give_their_burst_then_say_how_long_to_wait_in_memory_as_in_
     assert 0.5 < waits[2] <= 1.0
 
 
+@pytest.mark.slow
 def test_buckets_in_redis_are_shared_and_forgotten_once_full_again() -> None:
     async def run() -> tuple[list[tuple[int, float] | None], int]:
         one, two = shared_buckets(), shared_buckets()
@@ -263,6 +264,7 @@ def test_a_device_past_its_burst_gets_429_with_retry_after_and_a_reason(tmp_path
     assert math.ceil(lowest) <= int(refused.headers["retry-after"]) <= math.ceil(highest)
 
 
+@pytest.mark.slow
 def test_after_retry_after_seconds_the_device_is_answered_again(tmp_path: Path) -> None:
     alice = device(make_app(tmp_path, player_rate=Rate(per_second=2, burst=3)))
     _, refused = until_refused(lambda: alice.get("/api/me"))
@@ -346,6 +348,7 @@ def test_a_websocket_past_the_limit_is_closed_before_it_opens(tmp_path: Path) ->
     assert french_of(told).startswith("trop de requêtes depuis cet appareil\u00a0: réessayez dans")
 
 
+@pytest.mark.slow
 def test_a_websocket_past_the_limit_on_a_real_server_is_told_1008_and_why(tmp_path: Path) -> None:
     """Closed during the handshake, uvicorn answered it 403: the screen saw a failed connection, no code."""
     env = server_env(f"sqlite:///{tmp_path / 'limits.sqlite3'}", tmp_path, HOTDICE_RATE_LIMITS="",
@@ -362,6 +365,7 @@ def test_a_websocket_past_the_limit_on_a_real_server_is_told_1008_and_why(tmp_pa
         server.stop()
 
 
+@pytest.mark.slow
 def test_the_limits_can_be_turned_off(tmp_path: Path) -> None:
     alice = device(create_app(Settings(data_dir=tmp_path).unlimited()))
     assert all(alice.get("/api/me").status_code == 200 for _ in range(PLAYER_RATE.burst + 20))
@@ -474,6 +478,7 @@ def test_a_page_address_too_long_to_name_anything_is_a_plain_not_found_page(guar
     assert "nothing here: check the address" in refused.text and 'href="/static/hotdice.css?v=' in refused.text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "value"), [
     ("HOTDICE_RATE_ADDRESS", "lots"), ("HOTDICE_MAX_BODY", "16k"), ("HOTDICE_HEAD_TIMEOUT", "5s"),
     ("HOTDICE_HEAD_TIMEOUT", "0"), ("HOTDICE_CONNECTIONS_PER_ADDRESS", "-1"),

@@ -61,6 +61,7 @@ def cookie_of(answer: httpx.Response) -> str:
     return found[0]
 
 
+@pytest.mark.slow
 def test_a_claimed_code_makes_the_other_browser_the_same_player(app: FastAPI) -> None:
     ann, game = player_with_a_game(app)
     made = ann.post("/api/me/links").json()
@@ -90,6 +91,7 @@ def test_a_claimed_code_makes_the_other_browser_the_same_player(app: FastAPI) ->
     assert "Safari" in phone.get("/devices").text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scheme", ["http", "https"])
 def test_the_claimed_cookie_has_the_flags_of_every_device_cookie(app: FastAPI, scheme: str) -> None:
     """The new device's cookie is the first visit's but for its token: HttpOnly, SameSite=Lax, ten years, and
@@ -107,6 +109,7 @@ def _seconds(stamp: str) -> float:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
 
 
+@pytest.mark.slow
 def test_a_code_works_once_and_is_stored_only_as_its_hash(app: FastAPI) -> None:
     ann, _ = player_with_a_game(app)
     code = make_code(ann)
@@ -123,6 +126,7 @@ def test_a_code_works_once_and_is_stored_only_as_its_hash(app: FastAPI) -> None:
         assert code.replace("-", "") not in repr([row.code_hash, row.player_id, row.device_id])
 
 
+@pytest.mark.slow
 def test_a_code_expires_after_ten_minutes(app: FastAPI) -> None:
     ann, _ = player_with_a_game(app)
     late, in_time = make_code(ann), make_code(ann)
@@ -145,6 +149,7 @@ def test_a_code_of_a_signed_out_device_is_refused(app: FastAPI) -> None:
     assert refused.status_code == 410 and refused.json()["message"]["key"] == "error.link_signed_out"
 
 
+@pytest.mark.slow
 def test_unknown_malformed_and_own_codes_are_refused_with_why(app: FastAPI) -> None:
     ann, _ = player_with_a_game(app)
     stranger = TestClient(app)
@@ -159,6 +164,7 @@ def test_unknown_malformed_and_own_codes_are_refused_with_why(app: FastAPI) -> N
     assert nobody.status_code == 403 and nobody.json()["message"]["key"] == "error.link_no_player"
 
 
+@pytest.mark.slow
 def test_a_player_has_at_most_five_live_codes(app: FastAPI) -> None:
     ann, _ = player_with_a_game(app)
     codes = [make_code(ann) for _ in range(LIVE_LINKS)]
@@ -170,6 +176,7 @@ def test_a_player_has_at_most_five_live_codes(app: FastAPI) -> None:
     assert ann.post("/api/me/links").status_code == 201
 
 
+@pytest.mark.slow
 def test_claims_are_rate_limited_per_address_and_per_device(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path, daily_key=KEY).unlimited()
     web = create_app(Settings(**{**settings.__dict__, "link_claim_rate": Rate(1 / 60, 3)}))
@@ -192,6 +199,7 @@ def test_claims_are_rate_limited_per_address_and_per_device(tmp_path: Path) -> N
         web.state.db.close()
 
 
+@pytest.mark.slow
 def test_codes_and_tokens_never_reach_the_logs(app: FastAPI, caplog: pytest.LogCaptureFixture) -> None:
     ann, _ = player_with_a_game(app)
     with caplog.at_level(logging.DEBUG):
@@ -206,6 +214,7 @@ def test_codes_and_tokens_never_reach_the_logs(app: FastAPI, caplog: pytest.LogC
         assert secret not in said
 
 
+@pytest.mark.slow
 def test_signing_out_a_device_ends_its_access_at_once(app: FastAPI) -> None:
     ann, _ = player_with_a_game(app)
     phone = TestClient(app)
@@ -226,6 +235,7 @@ def test_signing_out_a_device_ends_its_access_at_once(app: FastAPI) -> None:
     assert ann.delete("/api/me/devices/nope").status_code == 422
 
 
+@pytest.mark.slow
 def test_signing_out_the_first_device_of_a_player_frees_its_browser(app: FastAPI) -> None:
     """The device that made the player: its token was the player's own too; its browser starts again."""
     ann, _ = player_with_a_game(app)
@@ -241,6 +251,7 @@ def test_signing_out_the_first_device_of_a_player_frees_its_browser(app: FastAPI
             WebDevice.id == first["id"])) == "Ann"  # the row stays, signed out, its token named nobody
 
 
+@pytest.mark.slow
 def test_a_sign_out_through_another_process_is_seen_within_a_poll(tmp_path: Path) -> None:
     """Two server processes on one SQLite file: the phone's moves go through the second, which remembers its
     player; signed out through the first, the phone is refused by the second at once (within 0.2 s)."""

@@ -63,6 +63,7 @@ def test_health_is_503_when_the_schema_is_behind(app: FastAPI, database_url: str
     assert answer.json()["status"] == "outdated" and answer.json()["revision"] == "0002"
 
 
+@pytest.mark.slow
 def test_health_is_503_when_the_database_is_gone(app: FastAPI, database_url: str) -> None:
     app.state.db.store.engine.dispose()
     url = make_url(database_url)
@@ -81,6 +82,7 @@ def test_health_is_503_when_the_database_is_gone(app: FastAPI, database_url: str
     assert answer.json()["status"] == "unavailable"
 
 
+@pytest.mark.slow
 def test_a_flood_of_health_checks_makes_at_most_one_database_check_a_second(app: FastAPI) -> None:
     """The health check is not rate-limited (a balancer's): each one was a query, so anyone could load the
     database with it."""
@@ -202,6 +204,7 @@ def play_a_solo_game(base: str) -> dict[str, Any]:
         return {"view": view, "stats": stats}
 
 
+@pytest.mark.slow
 def test_serve_with_two_workers_plays_games_through_both_on_one_database(tmp_path: Path, database_url: str) -> None:
     """SQLite (WAL, writers waiting for each other) or PostgreSQL: either way both workers answer, correctly."""
     env = {**os.environ, "HOTDICE_DATA_DIR": str(tmp_path), "HOTDICE_DATABASE_URL": database_url}
@@ -242,6 +245,7 @@ def test_serve_with_two_workers_plays_games_through_both_on_one_database(tmp_pat
     assert not [log for log in server.logs() if log["level"] == "error"]
 
 
+@pytest.mark.slow
 def test_serve_closes_a_websocket_that_sends_a_message_too_big(tmp_path: Path) -> None:
     """A screen sends nothing; uvicorn's default would buffer 16 MiB of a message before the app sees it."""
     env = {**os.environ, "HOTDICE_DATA_DIR": str(tmp_path), "HOTDICE_RATE_LIMITS": "off"}
@@ -261,6 +265,7 @@ def test_serve_closes_a_websocket_that_sends_a_message_too_big(tmp_path: Path) -
         server.stop()
 
 
+@pytest.mark.slow
 def test_behind_a_proxy_the_origin_checked_is_the_proxys_scheme_and_host(tmp_path: Path) -> None:
     """The README's nginx passes Host and X-Forwarded-Proto: the page of https://dice.example.org may act, the
     same host over plain http (another origin) may not; this test's address is a trusted proxy (the default)."""
@@ -295,6 +300,7 @@ def test_behind_a_proxy_the_origin_checked_is_the_proxys_scheme_and_host(tmp_pat
         server.stop()
 
 
+@pytest.mark.slow
 def test_serve_says_in_one_line_when_the_database_cannot_be_opened(tmp_path: Path) -> None:
     env = {**os.environ, "HOTDICE_DATA_DIR": str(tmp_path), "HOTDICE_DATABASE_URL": "postgresql://postgres@127.0.0.1:1/x"}
     port = str(free_port())
@@ -315,6 +321,7 @@ with TestClient({factory}()) as client:
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("factory", "frozen"), [("serve_app", True), ("create_app", False)])
 def test_a_server_process_sets_what_it_made_at_start_apart_from_the_garbage_collector(
     factory: str, frozen: bool, tmp_path: Path

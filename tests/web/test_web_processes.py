@@ -148,6 +148,7 @@ def _record(database_url: str, game_id: str) -> tuple[Record, str]:
     return Record.from_json(record), key
 
 
+@pytest.mark.slow
 def test_a_daily_is_played_across_two_processes_and_watched_from_one_of_them(
     two_servers: tuple[str, str], database_url: str
 ) -> None:
@@ -173,6 +174,7 @@ def test_a_daily_is_played_across_two_processes_and_watched_from_one_of_them(
     assert [(r["name"], r["score"]) for r in board] == [(view["players"][0]["name"], view["players"][0]["score"])]
 
 
+@pytest.mark.slow
 def test_a_challenge_and_a_table_across_two_processes(two_servers: tuple[str, str]) -> None:
     a, b = two_servers
     alice, bob = httpx.Client(timeout=30), httpx.Client(timeout=30)
@@ -201,6 +203,7 @@ def test_a_challenge_and_a_table_across_two_processes(two_servers: tuple[str, st
     assert [s["name"] for s in _ok(alice.get(f"{a}/api/tables/{table}"))["seats"]][1:] == ["Bob"]
 
 
+@pytest.mark.slow
 def test_a_device_made_by_one_process_is_a_device_of_the_other(two_servers: tuple[str, str], database_url: str) -> None:
     """Both sign with the device key kept in the database, made by whichever process started first."""
     a, b = two_servers
@@ -222,6 +225,7 @@ def test_a_device_made_by_one_process_is_a_device_of_the_other(two_servers: tupl
     assert Devices(bytes.fromhex(key)).token(stranger.cookies[COOKIE]) not in (None, foreign.split(".")[0])
 
 
+@pytest.mark.slow
 def test_redis_carries_the_moves_between_processes(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
     with _two_servers(server_env(url, tmp_path, HOTDICE_REDIS_URL=REDIS_URL)) as (a, b):
@@ -235,6 +239,7 @@ def test_redis_carries_the_moves_between_processes(tmp_path: Path) -> None:
         assert statistics.median(delays) < POLL_SECONDS / 2, delays
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("redis", [True, False], ids=["redis", "each-process"])
 def test_with_redis_the_rate_limits_are_shared_by_the_processes(redis: bool, tmp_path: Path) -> None:
     """One device asks both processes in turn, with a burst of 6 and (almost) nothing after: with Redis, 6
@@ -281,6 +286,7 @@ def _device(urls: tuple[str, str]) -> httpx.Client:
     return client
 
 
+@pytest.mark.slow
 def test_many_concurrent_starts_of_the_daily_give_one_official_attempt(
     two_servers: tuple[str, str], database_url: str
 ) -> None:
@@ -310,6 +316,7 @@ def _rows(database_url: str, *columns: Any) -> list[Any]:
         engine.dispose()
 
 
+@pytest.mark.slow
 def test_concurrent_starts_after_the_official_attempt_give_one_more_attempt(
     two_servers: tuple[str, str], database_url: str
 ) -> None:
@@ -326,6 +333,7 @@ def test_concurrent_starts_after_the_official_attempt_give_one_more_attempt(
         [(official, True), (started[0]["id"], False)])
 
 
+@pytest.mark.slow
 def test_concurrent_joins_and_starts_of_one_table_seat_everyone_and_make_one_game(
     two_servers: tuple[str, str], database_url: str
 ) -> None:
@@ -348,6 +356,7 @@ def test_concurrent_joins_and_starts_of_one_table_seat_everyone_and_make_one_gam
     assert len(view["players"]) == 6
 
 
+@pytest.mark.slow
 def test_duplicated_reordered_and_concurrent_intents_change_the_game_once_each(
     two_servers: tuple[str, str], database_url: str
 ) -> None:

@@ -34,6 +34,7 @@ def games(app: FastAPI) -> int:
         return int(session.scalar(select(func.count()).select_from(WebGame)) or 0)
 
 
+@pytest.mark.slow
 def test_versus_refused_before_the_end_then_made_once_with_the_other_seat_first(app: FastAPI) -> None:
     alice, bob = TestClient(app), TestClient(app)
     view = new_game(alice, mode="versus", level="easy", names=["Ann"])
@@ -73,6 +74,7 @@ def test_together_passes_the_first_seat_round_the_table(app: FastAPI) -> None:
     assert view["rules_shown"] == "farkle,target=1000"
 
 
+@pytest.mark.slow
 def test_the_daily_has_no_rematch(app: FastAPI) -> None:
     alice = TestClient(app)
     daily = alice.post("/api/daily").json()
@@ -126,6 +128,7 @@ def test_an_online_rematch_seats_those_who_accept(app: FastAPI) -> None:
         assert len(record(app, started["game"])["players"]) == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("roll_off", [False, True], ids=["no-roll-off", "roll-off"])
 @pytest.mark.parametrize(("declines", "accepting"), [(3, [2, 0, 1]), (1, [3, 2, 0])], ids=["other", "next"])
 def test_an_online_rematch_passes_the_first_seat_whatever_order_they_accept_in(

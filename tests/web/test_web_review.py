@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -19,6 +20,7 @@ from tests.web.test_web_api import act, alice, app, bob, new_game, play_out  # n
 from tests.web_support import next_intent
 
 
+@pytest.mark.slow
 def test_the_review_after_the_end_is_the_clis(alice: TestClient, tmp_path: Path) -> None:  # noqa: F811
     view = new_game(alice, mode="versus", level="easy", rules="5000")
     view = act(alice, view, next_intent(view))["game"]

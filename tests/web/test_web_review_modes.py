@@ -29,6 +29,7 @@ def refused_before_the_end(client: TestClient, game_id: str) -> None:
     assert "once your own attempt is over" in early.json()["detail"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("body", "measure"), [
     ({"mode": "solo"}, "points"),
     ({"mode": "race", "rules": "5000"}, "turns"),
@@ -79,6 +80,7 @@ def online_game(host: TestClient, guest: TestClient, before_the_end: bool = Fals
     return game_id
 
 
+@pytest.mark.slow
 def test_an_online_tables_review_for_every_seat(alice: TestClient, bob: TestClient) -> None:  # noqa: F811
     game_id = online_game(alice, bob, before_the_end=True)
     assert reviewed(alice, game_id, "win") == reviewed(bob, game_id, "win")
@@ -106,6 +108,7 @@ def test_a_challenges_review_once_ones_own_attempt_is_over(alice: TestClient, bo
     refused_before_the_end(bob, theirs)
 
 
+@pytest.mark.slow
 def test_the_stats_page_links_each_finished_game_to_its_review(alice: TestClient, bob: TestClient) -> None:  # noqa: F811
     solo = play_out(alice, new_game(alice, mode="solo"))["id"]
     versus = play_out(alice, new_game(alice, mode="versus", level="easy", rules="5000"))["id"]

@@ -39,6 +39,7 @@ def test_a_new_visitor_has_no_lists_and_the_home_page_says_nothing_of_them(app: 
     assert 'id="your-games"' not in visitor.get("/").text
 
 
+@pytest.mark.slow
 def test_in_progress_then_finished_with_the_result_of_the_game(app: FastAPI) -> None:
     alice = TestClient(app)
     solo = new_game(alice, mode="solo")
@@ -81,6 +82,7 @@ def test_an_online_table_waits_for_the_player_whose_turn_it_is(app: FastAPI) -> 
         assert mover.get("/api/me/games").json()["waiting"] == []
 
 
+@pytest.mark.slow
 def test_the_finished_games_come_a_page_at_a_time_latest_first(app: FastAPI) -> None:
     alice = TestClient(app)
     first = play_out(alice, new_game(alice, mode="versus", level="easy"))
@@ -138,6 +140,7 @@ def either(database_url: str, tmp_path: Path) -> Iterator[FastAPI]:
     web.state.db.close()
 
 
+@pytest.mark.slow
 def test_a_seated_player_sees_the_tables_of_others_and_the_host_sees_them_once(either: FastAPI) -> None:
     alice, bob, carol = TestClient(either), TestClient(either), TestClient(either)
     new_game(carol, mode="solo")  # Carol has played, but sits at no table
