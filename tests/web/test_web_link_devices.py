@@ -5,13 +5,16 @@ out, in this process and in another server process on the same file."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import logging
 import re
+import secrets
 import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 
 import httpx
 import pytest
@@ -21,6 +24,7 @@ from sqlalchemy import select
 
 from hotdice.store.web_models import WebDevice, WebLink, WebPlayer
 from hotdice.web import Settings, create_app
+from hotdice.web.services import devices
 from hotdice.web.services.devices import LINK_MINUTES, LIVE_LINKS, browser
 from hotdice.web.services.players import COOKIE
 from hotdice.web.settings import Rate
@@ -162,6 +166,19 @@ def test_unknown_malformed_and_own_codes_are_refused_with_why(app: FastAPI) -> N
     assert own.status_code == 409 and own.json()["message"]["key"] == "error.link_same_player"
     nobody = stranger.post("/api/me/links")
     assert nobody.status_code == 403 and nobody.json()["message"]["key"] == "error.link_no_player"
+
+
+def test_a_code_typed_with_digits_for_its_lookalike_letters_works(app: FastAPI,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Base32 has no 0, 1 or 8: someone copying a code by hand may type them for O, I and B."""
+    chosen = base64.b32decode("OIBOIBOIBOIBOIBA")
+    monkeypatch.setattr(devices, "secrets", SimpleNamespace(token_bytes=lambda n: chosen, token_hex=secrets.token_hex))
+    ann, _ = player_with_a_game(app)
+    code = make_code(ann)
+    assert code == "OIBO-IBOI-BOIB-OIBA"
+    typed = code.translate(str.maketrans("OIB", "018")).lower()
+    claimed = TestClient(app).post(f"/api/me/links/{typed}/claim")
+    assert claimed.status_code == 200 and claimed.json()["name"] == "Ann"
 
 
 @pytest.mark.slow

@@ -83,9 +83,14 @@ class DeviceEntry:
     current: bool  # the device asking
 
 
+# Base32 has no 0, 1 or 8: typed for the letters they look like, they are read as those letters.
+_LOOKALIKES = str.maketrans("018", "OIB")
+
+
 def _plain(code: str) -> str:
-    """A code as typed (any case, with or without its dashes and spaces) in its stored form."""
-    return re.sub(r"[\s-]", "", code).upper()
+    """A code as typed (any case, with or without its dashes and spaces, 0, 1 or 8 for O, I or B) in its stored
+    form."""
+    return re.sub(r"[\s-]", "", code).upper().translate(_LOOKALIKES)
 
 
 def _shown(code: str) -> str:
