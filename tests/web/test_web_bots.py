@@ -105,7 +105,8 @@ def test_the_stream_sends_the_view_after_each_change_with_keep_alives(app: FastA
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bot_routes, "KEEP_ALIVE", 0.3)
     robo = bot_client(app, make_token(alice)["token"])
-    code = alice.post("/api/tables", json={}).json()["code"]
+    # A short game: the players move once a keep-alive, so that the stream shows both kinds of line.
+    code = alice.post("/api/tables", json={"rules": "farkle,target=1000"}).json()["code"]
     robo.post(f"/api/tables/{code}/join", json={})
     game_id = alice.post(f"/api/tables/{code}/start").json()["game"]
     assert alice.get(f"/api/bot/games/{game_id}/stream").status_code == 403  # a person's device: not a bot
