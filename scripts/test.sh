@@ -19,4 +19,4 @@ fi
 venv="${HOTDICE_TEST_VENV:-.venv}"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/python" -m pip install -q -c requirements/test.lock -e '.[test]'
-exec "$venv/bin/python" -m pytest -q -n 2 "$@"
+exec "$venv/bin/python" -m pytest -q -n 2 --durations=20 "$@"  # the slowest 20 said at the end: to keep the suite fast
