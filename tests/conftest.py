@@ -38,7 +38,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     PostgreSQL run of a test that also runs on SQLite (each makes and drops a database)."""
     for item in items:
         callspec = getattr(item, "callspec", None)
-        on_postgres = callspec is not None and "postgresql" in callspec.params.values()
+        on_postgres = callspec is not None and any(isinstance(value, str) and value == "postgresql"
+                                                   for value in callspec.params.values())
         browser = bool(BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())))
         if browser or on_postgres or item.path.parent.name == "tui":
             item.add_marker(pytest.mark.slow)
