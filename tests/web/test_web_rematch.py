@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 from hotdice.store.web_models import WebChallenge, WebGame
 from tests.web.come_back import app
 from tests.web.test_web_api import act, new_game, play_out
+from tests.web.test_web_review_modes import pad_game
 from tests.web_support import next_intent
 
 __all__ = ["app"]
@@ -74,28 +75,13 @@ def test_together_passes_the_first_seat_round_the_table(app: FastAPI) -> None:
     assert view["rules_shown"] == "farkle,target=1000"
 
 
-def pad_played_out(alice: TestClient) -> dict[str, Any]:
-    """A score pad of Ann and Ben under 5000, the table's dice typed in: Ann's hot dice past 5,000, then Ben's
-    last turn farkles."""
-    view = new_game(alice, mode="pad", names=["Ann", "Ben"], rules="5000")
-    hot = "1" * (view["dice"] - 1) + "5"
-    view = act(alice, view, {"then": "roll", "dice": hot})["game"]
-    while view["turn_total"] + view["options"][0]["points"] < 5000:
-        view = act(alice, view, {"keep": hot, "then": "roll", "dice": hot})["game"]
-    view = act(alice, view, {"keep": hot, "then": "roll", "dice": "12266"[: view["dice"]]})["game"]
-    view = act(alice, view, {"keep": "1", "then": "bank"})["game"]
-    view = act(alice, view, {"then": "roll", "dice": "22346"[: view["dice"]]})["game"]
-    assert view["outcome"] is not None
-    return view
-
-
 @pytest.mark.parametrize("mode", ["solo", "race", "pad"])
 def test_a_game_of_one_device_is_played_again_with_its_seats_and_rules(app: FastAPI, mode: str) -> None:
     """Solo and the race (one seat: it starts again), and the score pad (the next player starts): the same mode,
     rules string and names; a new game with nothing played."""
     alice = TestClient(app)
     if mode == "pad":
-        view = pad_played_out(alice)
+        view = pad_game(alice)
     else:
         view = play_out(alice, new_game(alice, mode=mode, names=["Ann"], rules="5000,target=1500"))
     made = alice.post(f"/api/games/{view['id']}/rematch")

@@ -45,20 +45,27 @@ def test_each_modes_review_once_its_game_is_over(alice: TestClient, body: dict[s
     assert len(reviewed(alice, view["id"], measure)["players"]) == len(view["players"])
 
 
-def test_the_score_pad_s_review(alice: TestClient) -> None:  # noqa: F811
-    """The table's dice typed in: Ann's hot dice of 1s and a 5 again and again past 5,000 (then a 1 to bank),
-    then Ben farkles."""
-    view = new_game(alice, mode="pad", names=["Ann", "Ben"], rules="5000")
+def pad_game(client: TestClient, before_the_end: bool = False) -> dict[str, Any]:
+    """A score pad of Ann and Ben under 5000, the table's dice typed in: Ann's hot dice of 1s and a 5 again and
+    again past 5,000 (then a 1 to bank), then Ben farkles; ``before_the_end``: its review is checked to be refused
+    before Ben's last roll."""
+    view = new_game(client, mode="pad", names=["Ann", "Ben"], rules="5000")
     hot = "1" * (view["dice"] - 1) + "5"
-    view = act(alice, view, {"then": "roll", "dice": hot})["game"]
+    view = act(client, view, {"then": "roll", "dice": hot})["game"]
     while view["turn_total"] + view["options"][0]["points"] < 5000:
         assert view["options"][0]["set_aside"] == "".join(sorted(hot))  # every die scores: hot dice
-        view = act(alice, view, {"keep": hot, "then": "roll", "dice": hot})["game"]
-    view = act(alice, view, {"keep": hot, "then": "roll", "dice": "12266"[:view["dice"]]})["game"]  # hot dice roll on
-    view = act(alice, view, {"keep": "1", "then": "bank"})["game"]
-    refused_before_the_end(alice, view["id"])
-    view = act(alice, view, {"then": "roll", "dice": "22346"[:view["dice"]]})["game"]
+        view = act(client, view, {"keep": hot, "then": "roll", "dice": hot})["game"]
+    view = act(client, view, {"keep": hot, "then": "roll", "dice": "12266"[:view["dice"]]})["game"]  # hot dice roll on
+    view = act(client, view, {"keep": "1", "then": "bank"})["game"]
+    if before_the_end:
+        refused_before_the_end(client, view["id"])
+    view = act(client, view, {"then": "roll", "dice": "22346"[:view["dice"]]})["game"]
     assert view["outcome"] is not None
+    return view
+
+
+def test_the_score_pad_s_review(alice: TestClient) -> None:  # noqa: F811
+    view = pad_game(alice, before_the_end=True)
     data = reviewed(alice, view["id"], "win")
     assert [p["name"] for p in data["players"]] == ["Ann", "Ben"] and data["players"][0]["end"] == 1
 
